@@ -1,0 +1,30 @@
+// Durations as users type them ("250ms", "2s", "1.5") and as loopcheck
+// prints them.
+#pragma once
+
+#include "loopcheck/result.hpp"
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+namespace loopcheck {
+
+/// Every duration inside loopcheck: microseconds are the finest unit any
+/// report shows, and an int64 of them spans far more than any bound we allow.
+using Micros = std::chrono::microseconds;
+
+/// Parses "250ms", "2s", "1.5" (seconds), "500us", "1m". A number without a
+/// unit is seconds, like curl's --connect-timeout. Rejects negatives, empty
+/// strings, unknown units, and anything above one day (a typo, not a wish).
+Result<Micros> parse_duration(std::string_view text);
+
+/// Human form, ASCII only (Windows consoles mangle "µ"): "0.018 ms",
+/// "4.25 ms", "12.3 ms", "250 ms", "2.03 s". Used by the text and Markdown
+/// reports.
+std::string format_duration(Micros d);
+
+/// Milliseconds with microsecond precision, the unit of the JSON report.
+double to_ms(Micros d) noexcept;
+
+} // namespace loopcheck

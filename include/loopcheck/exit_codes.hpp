@@ -1,0 +1,21 @@
+// loopcheck's exit codes. Documented in README.md, --help and the man page;
+// a CI script may rely on them, so they never change meaning.
+#pragma once
+
+namespace loopcheck::exit_code {
+
+inline constexpr int healthy = 0;     ///< every target connects, nothing slow
+inline constexpr int slow = 1;        ///< a connect or fallback slower than --threshold
+inline constexpr int usage = 2;       ///< bad argument or target; nothing was probed
+inline constexpr int server_down = 3; ///< a target where no address accepted
+inline constexpr int unresolved = 4;  ///< a name did not resolve
+inline constexpr int internal = 5;    ///< loopcheck itself failed
+inline constexpr int interrupted = 130;
+
+/// Several targets give one exit code: the one that comes first in
+/// interrupted, internal, usage, unresolved, slow, server_down, healthy.
+/// "slow" outranks "server down" because a slow refusal is the finding
+/// loopcheck exists for, even where nothing accepts.
+int combine(int a, int b) noexcept;
+
+} // namespace loopcheck::exit_code

@@ -1,0 +1,58 @@
+// A minimal streaming JSON writer: objects, arrays, strings with full
+// escaping, integers and fixed-point numbers. Enough for the report;
+// nothing to parse.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopcheck {
+
+class JsonWriter {
+public:
+    JsonWriter& begin_object();
+    JsonWriter& end_object();
+    JsonWriter& begin_array();
+    JsonWriter& end_array();
+    JsonWriter& key(std::string_view k);
+
+    JsonWriter& value(std::string_view s);
+    JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+    JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+    JsonWriter& value(bool b);
+    JsonWriter& value(std::int64_t n);
+    JsonWriter& value(int n) { return value(static_cast<std::int64_t>(n)); }
+    /// A number with exactly `decimals` digits after the point (3 for
+    /// milliseconds with microsecond precision).
+    JsonWriter& number(double v, int decimals);
+    JsonWriter& null();
+
+    template <class T>
+    JsonWriter& optional(const std::optional<T>& v) {
+        return v ? value(*v) : null();
+    }
+
+    /// The document, with a trailing newline.
+    [[nodiscard]] std::string str() const { return out_ + "\n"; }
+
+    /// JSON string escaping; invalid UTF-8 bytes become U+FFFD so the
+    /// document stays valid whatever a host name or OS message held.
+    static std::string escape(std::string_view s);
+
+private:
+    void before_value();
+    void newline();
+
+    std::string out_;
+    struct Level {
+        bool array;
+        bool empty;
+    };
+    std::vector<Level> stack_;
+    bool after_key_ = false;
+};
+
+} // namespace loopcheck

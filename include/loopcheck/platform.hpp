@@ -1,0 +1,140 @@
+// The one boundary between loopcheck and the operating system.
+//
+// Everything above this header is plain C++ over value types. Each OS
+// implements it in one file (src/platform_posix.cpp, src/platform_win32.cpp)
+// and CMake picks which. No OS header may be included here, so that the rest
+// of the code cannot grow a dependency on one.
+#pragma once
+
+#include "loopcheck/address.hpp"
+#include "loopcheck/duration.hpp"
+#include "loopcheck/result.hpp"
+#include "loopcheck/sample.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace loopcheck::platform {
+
+/// Keeps the OS's socket library up for its lifetime (WSAStartup and
+/// WSACleanup on Windows; nothing on POSIX). Create one before any other
+/// call in this header.
+class NetworkScope {
+public:
+    NetworkScope();
+    ~NetworkScope();
+    NetworkScope(const NetworkScope&) = delete;
+    NetworkScope& operator=(const NetworkScope&) = delete;
+
+    /// Set when start-up failed; no other call may be made then.
+    [[nodiscard]] const std::optional<Error>& error() const noexcept { return error_; }
+
+private:
+    std::optional<Error> error_;
+};
+
+/// A monotonic clock with at least microsecond resolution
+/// (steady_clock on POSIX, QueryPerformanceCounter on Windows).
+Micros monotonic_now();
+
+enum class FamilyFilter : std::uint8_t { any, ipv4, ipv6 };
+
+/// Resolves `host` the way a typical client does and returns the addresses
+/// in exactly the order the resolver gave them, each with `port` set.
+/// ErrorKind::resolve carries the resolver's own message.
+Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
+                                     FamilyFilter filter);
+
+/// What a probe run reports while it waits, so the UI can show a live line.
+struct ProbeProgress {
+    Micros elapsed{0};           ///< since the oldest pending probe started
+    std::size_t pending = 0;     ///< probes still waiting
+    const ProbeSpec* oldest = nullptr;
+};
+using ProgressFn = std::function<void(const ProbeProgress&)>;
+
+/// Connects to every spec concurrently (non-blocking connect, one wait for
+/// all), each bounded by `timeout`, and returns one Sample per spec in the
+/// same order. Accepted connections are closed at once; no data is sent.
+/// Runs as many at a time as the descriptor limit allows and starts the
+/// rest as earlier ones finish. `progress`, when set, is called about every
+/// 100 ms while anything is pending.
+std::vector<Sample> probe(std::span<const ProbeSpec> specs, Micros timeout,
+                          const ProgressFn& progress = {});
+
+/// Asks a running probe() to stop waiting (safe to call from a signal or
+/// console handler). Pending probes end as Outcome::timeout.
+void request_stop() noexcept;
+bool stop_requested() noexcept;
+
+/// An owned socket; closed when destroyed.
+class Socket {
+public:
+    Socket() = default;
+    explicit Socket(std::intptr_t handle) : handle_(handle) {}
+    ~Socket();
+    Socket(Socket&& other) noexcept : handle_(std::exchange(other.handle_, invalid)) {}
+    Socket& operator=(Socket&& other) noexcept;
+    Socket(const Socket&) = delete;
+    Socket& operator=(const Socket&) = delete;
+
+    [[nodiscard]] bool valid() const noexcept { return handle_ != invalid; }
+    [[nodiscard]] std::intptr_t native() const noexcept { return handle_; }
+
+    static constexpr std::intptr_t invalid = -1;
+
+private:
+    std::intptr_t handle_ = invalid;
+};
+
+struct ListenOptions {
+    Address bind;           ///< port 0 picks a free port
+    bool v6only = true;     ///< IPV6_V6ONLY for IPv6 binds; set explicitly either way
+    int backlog = 128;
+};
+
+/// Opens a listening TCP socket.
+Result<Socket> open_listener(const ListenOptions& options);
+
+/// Binds a TCP socket to `address` without listening, so that port stays
+/// closed (a connect is refused) and no one else can take it. Port 0 picks
+/// a free port. IPv6 binds set IPV6_V6ONLY.
+Result<Socket> bind_closed(const Address& address);
+
+/// The address a socket is bound to.
+Result<Address> local_address(const Socket& socket);
+
+/// Waits up to `wait` for a connection on a listener, accepts it, closes it
+/// and returns the peer's address; nullopt when the wait ran out.
+Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros wait);
+
+/// Facts about the machine that explain connect timings.
+struct SystemFacts {
+    std::string os;         ///< "Linux", "Windows", "macOS", ...
+    std::string os_version; ///< kernel release or "10.0.26200"
+    /// Windows' build number (0 elsewhere); gates the no-retry option.
+    std::uint32_t windows_build = 0;
+    /// Settings that shape SYN retries, as the OS names them, e.g.
+    /// {"net.ipv4.tcp_syn_retries", "6"}; a value is "unknown" when unreadable.
+    std::vector<std::pair<std::string, std::string>> tcp_settings;
+    /// Where the resolver reads static names ("/etc/hosts").
+    std::string hosts_file;
+};
+
+SystemFacts system_facts();
+
+enum class Stream : std::uint8_t { out, err };
+
+/// True when the stream is an interactive terminal (colour, live progress).
+bool is_terminal(Stream s) noexcept;
+
+/// The terminal's width in columns; 0 when unknown or not a terminal.
+int terminal_width() noexcept;
+
+} // namespace loopcheck::platform

@@ -1,0 +1,58 @@
+// The one value every reporter reads. Reporters format it and compute
+// nothing: whatever a format shows, every format can show.
+#pragma once
+
+#include "loopcheck/address.hpp"
+#include "loopcheck/diagnose.hpp"
+#include "loopcheck/platform.hpp"
+#include "loopcheck/sample.hpp"
+#include "loopcheck/stats.hpp"
+#include "loopcheck/target.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopcheck {
+
+/// Everything measured and concluded for one address of one target.
+struct AddressReport {
+    Address address;
+    /// Probes with the system's defaults, one per round (what Python, .NET
+    /// and curl < 8.22 experience).
+    std::vector<Sample> samples;
+    /// Paired probes with SYN retransmissions off (what Node/libuv sees);
+    /// empty when not paired.
+    std::vector<Sample> fast_samples;
+    AddressSummary summary;
+};
+
+struct TargetReport {
+    Target target;
+    std::optional<Error> resolve_error;
+    std::vector<AddressReport> addresses;
+    Diagnosis diagnosis;
+};
+
+/// What the self-check (loopcheck with no target) set up and concluded.
+struct SelfCheck {
+    std::uint16_t listener_port = 0;    ///< 127.0.0.1-only listener it opened
+    std::uint16_t closed_port_v4 = 0;   ///< reserved, not listening
+    std::uint16_t closed_port_v6 = 0;   ///< 0 when IPv6 loopback is unavailable
+    std::vector<std::string> statements; ///< plain-language conclusions
+};
+
+struct Report {
+    std::string loopcheck_version;
+    std::string command_line;
+    platform::SystemFacts system;
+    Micros threshold{0};
+    Micros timeout{0};
+    int count = 1;
+    std::vector<TargetReport> targets;
+    std::optional<SelfCheck> self_check;
+    bool incomplete = false; ///< interrupted before every probe finished
+    int exit_code = 0;
+};
+
+} // namespace loopcheck

@@ -1,0 +1,15 @@
+// loopcheck's version and what it was built with.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace loopcheck {
+
+/// The semantic version from CMake's project() ("0.1.0").
+std::string_view version() noexcept;
+
+/// "loopcheck 0.1.0 (Linux x86_64; CLI11 2.1.2, fmt 9.1.0, spdlog 1.10.0)".
+std::string version_string();
+
+} // namespace loopcheck

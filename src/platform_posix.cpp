@@ -1,0 +1,527 @@
+// The platform layer for Linux, macOS and other POSIX systems: BSD sockets,
+// poll(), getaddrinfo(). Linux-only and macOS-only parts are marked.
+#include "loopcheck/platform.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace loopcheck::platform {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+// --- Error translation: the one place errno values become outcomes. -------
+
+struct ErrnoInfo {
+    Outcome outcome;
+    const char* name;
+};
+
+ErrnoInfo classify_errno(int err) {
+    switch (err) {
+    case ECONNREFUSED:
+        return {Outcome::refused, "ECONNREFUSED"};
+    case ETIMEDOUT:
+        return {Outcome::timeout, "ETIMEDOUT"};
+    case ENETUNREACH:
+        return {Outcome::unreachable, "ENETUNREACH"};
+    case EHOSTUNREACH:
+        return {Outcome::unreachable, "EHOSTUNREACH"};
+    case EADDRNOTAVAIL:
+        return {Outcome::unreachable, "EADDRNOTAVAIL"};
+    case EAFNOSUPPORT:
+        // The family is not available at all (IPv6 disabled): nothing can be
+        // reached through it.
+        return {Outcome::unreachable, "EAFNOSUPPORT"};
+    case ENETDOWN:
+        return {Outcome::unreachable, "ENETDOWN"};
+#ifdef EHOSTDOWN
+    case EHOSTDOWN:
+        return {Outcome::unreachable, "EHOSTDOWN"};
+#endif
+    case ECONNRESET:
+        return {Outcome::error, "ECONNRESET"};
+    case ECONNABORTED:
+        return {Outcome::error, "ECONNABORTED"};
+    case EACCES:
+        return {Outcome::error, "EACCES"};
+    case EPERM:
+        // Linux returns EPERM when a local firewall rule drops the SYN.
+        return {Outcome::error, "EPERM"};
+    case EMFILE:
+        return {Outcome::error, "EMFILE"};
+    case ENFILE:
+        return {Outcome::error, "ENFILE"};
+    case ENOBUFS:
+        return {Outcome::error, "ENOBUFS"};
+    case EINVAL:
+        return {Outcome::error, "EINVAL"};
+    case EADDRINUSE:
+        return {Outcome::error, "EADDRINUSE"};
+    default:
+        return {Outcome::error, "errno"};
+    }
+}
+
+Sample sample_from_errno(int err, Micros latency) {
+    auto info = classify_errno(err);
+    Sample s;
+    s.outcome = info.outcome;
+    s.latency = latency;
+    s.native_code = err;
+    s.native_name = std::strcmp(info.name, "errno") == 0 ? fmt::format("errno {}", err) : info.name;
+    return s;
+}
+
+// --- Address conversion. -------------------------------------------------
+
+socklen_t to_sockaddr(const Address& a, sockaddr_storage& ss) {
+    std::memset(&ss, 0, sizeof ss);
+    if (a.family == Family::ipv4) {
+        auto* sin = reinterpret_cast<sockaddr_in*>(&ss);
+        sin->sin_family = AF_INET;
+        sin->sin_port = htons(a.port);
+        std::memcpy(&sin->sin_addr, a.bytes.data(), 4);
+        return sizeof(sockaddr_in);
+    }
+    auto* sin6 = reinterpret_cast<sockaddr_in6*>(&ss);
+    sin6->sin6_family = AF_INET6;
+    sin6->sin6_port = htons(a.port);
+    sin6->sin6_scope_id = a.scope_id;
+    std::memcpy(&sin6->sin6_addr, a.bytes.data(), 16);
+    return sizeof(sockaddr_in6);
+}
+
+std::optional<Address> from_sockaddr(const sockaddr* sa) {
+    Address a;
+    if (sa->sa_family == AF_INET) {
+        const auto* sin = reinterpret_cast<const sockaddr_in*>(sa);
+        a.family = Family::ipv4;
+        a.port = ntohs(sin->sin_port);
+        std::memcpy(a.bytes.data(), &sin->sin_addr, 4);
+        return a;
+    }
+    if (sa->sa_family == AF_INET6) {
+        const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(sa);
+        a.family = Family::ipv6;
+        a.port = ntohs(sin6->sin6_port);
+        a.scope_id = sin6->sin6_scope_id;
+        std::memcpy(a.bytes.data(), &sin6->sin6_addr, 16);
+        return a;
+    }
+    return std::nullopt;
+}
+
+int native_family(Family f) { return f == Family::ipv4 ? AF_INET : AF_INET6; }
+
+/// A TCP socket set non-blocking and close-on-exec; -1 with errno set on failure.
+int open_tcp_socket(Family family) {
+    const int fd = ::socket(native_family(family), SOCK_STREAM, IPPROTO_TCP);
+    if (fd < 0)
+        return -1;
+    const int flags = ::fcntl(fd, F_GETFL, 0);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 ||
+        ::fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+        const int saved = errno;
+        ::close(fd);
+        errno = saved;
+        return -1;
+    }
+#ifdef SO_NOSIGPIPE
+    // macOS: no SIGPIPE from this socket (Linux has none on connect/close).
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+    return fd;
+}
+
+// --- SYN retry control and kernel evidence. -------------------------------
+
+/// Applies the spec's SYN policy before connect. Linux honours a fixed count
+/// through TCP_SYNCNT (1..255, tcp(7)); Linux never resends a SYN after a
+/// RST, so "no retries after a refusal" has no counterpart and is reported
+/// as unsupported rather than silently ignored.
+void apply_syn_policy(int fd, const ProbeSpec& spec, Sample& s) {
+    if (spec.syn == SynPolicy::system_default) {
+        s.option = OptionState::not_requested;
+        return;
+    }
+#ifdef __linux__
+    if (spec.syn == SynPolicy::fixed) {
+        const int n = spec.syn_retries;
+        if (::setsockopt(fd, IPPROTO_TCP, TCP_SYNCNT, &n, sizeof n) == 0) {
+            s.option = OptionState::applied;
+        } else {
+            s.option = OptionState::refused;
+            s.option_error = errno;
+        }
+        return;
+    }
+#else
+    (void)fd;
+#endif
+    s.option = OptionState::unsupported;
+}
+
+/// SYN retransmissions counted by the kernel for this connect. Linux keeps
+/// TCP_INFO readable after a failed connect (state TCP_CLOSE, counters
+/// kept); no data was ever sent on the socket, so every retransmission
+/// counted is a SYN.
+std::optional<int> read_syn_retransmissions(int fd) {
+#ifdef __linux__
+    tcp_info info{};
+    socklen_t len = sizeof info;
+    if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 &&
+        len >= offsetof(tcp_info, tcpi_total_retrans) + sizeof info.tcpi_total_retrans)
+        return static_cast<int>(info.tcpi_total_retrans);
+#else
+    (void)fd;
+#endif
+    return std::nullopt;
+}
+
+// --- The probe loop. ------------------------------------------------------
+
+/// How many connects may be in flight: the soft descriptor limit less a
+/// reserve for stdio, the resolver and listeners the caller holds.
+std::size_t concurrency_limit() {
+    rlimit rl{};
+    std::size_t limit = 1024;
+    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        limit = static_cast<std::size_t>(rl.rlim_cur);
+    constexpr std::size_t reserve = 32;
+    limit = limit > reserve + 1 ? limit - reserve : 1;
+    return std::min<std::size_t>(limit, 4096);
+}
+
+struct InFlight {
+    std::size_t index;
+    int fd;
+    Micros start;
+};
+
+} // namespace
+
+NetworkScope::NetworkScope() = default;
+NetworkScope::~NetworkScope() = default;
+
+Micros monotonic_now() {
+    return std::chrono::duration_cast<Micros>(
+        std::chrono::steady_clock::now().time_since_epoch());
+}
+
+void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
+bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
+
+Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
+                                     FamilyFilter filter) {
+    addrinfo hints{};
+    hints.ai_family = filter == FamilyFilter::ipv4   ? AF_INET
+                      : filter == FamilyFilter::ipv6 ? AF_INET6
+                                                     : AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_TCP;
+    // No AI_ADDRCONFIG: Python's socket.create_connection, urllib3 and .NET
+    // pass none, and it would hide ::1 on a host without a global IPv6
+    // address, which is exactly the list we must reproduce. AI_NUMERICSERV
+    // only says the service is a number.
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo* res = nullptr;
+    const auto service = std::to_string(port);
+    spdlog::trace("getaddrinfo(\"{}\", \"{}\", family={})", host, service, hints.ai_family);
+    const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
+    if (rc != 0) {
+        std::string why = rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc);
+        spdlog::trace("getaddrinfo -> {} ({})", rc, why);
+        return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': {}", host, why)};
+    }
+    std::vector<Address> out;
+    for (auto* ai = res; ai != nullptr; ai = ai->ai_next) {
+        if (auto a = from_sockaddr(ai->ai_addr)) {
+            a->port = port;
+            out.push_back(*a);
+        }
+    }
+    ::freeaddrinfo(res);
+    spdlog::trace("getaddrinfo -> {} address(es)", out.size());
+    if (out.empty())
+        return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': no TCP address", host)};
+    return out;
+}
+
+std::vector<Sample> probe(std::span<const ProbeSpec> specs, Micros timeout,
+                          const ProgressFn& progress) {
+    std::vector<Sample> results(specs.size());
+    std::vector<InFlight> flight;
+    std::vector<pollfd> pfds;
+    std::size_t limit = std::max<std::size_t>(1, concurrency_limit());
+    std::size_t next = 0;
+    Micros last_progress = monotonic_now();
+
+    auto finish = [&](InFlight& f, Sample s) {
+        s.syn_retransmissions = read_syn_retransmissions(f.fd);
+        const Sample& prior = results[f.index];
+        s.option = prior.option;
+        s.option_error = prior.option_error;
+        spdlog::trace("probe {} -> {} in {} us ({})", endpoint_string(specs[f.index].address),
+                      outcome_name(s.outcome), s.latency.count(), s.native_name);
+        results[f.index] = std::move(s);
+        ::close(f.fd);
+        f.fd = -1;
+    };
+
+    while (next < specs.size() || !flight.empty()) {
+        // Start as many as the limit allows.
+        while (next < specs.size() && flight.size() < limit && !stop_requested()) {
+            const ProbeSpec& spec = specs[next];
+            const int fd = open_tcp_socket(spec.address.family);
+            if (fd < 0) {
+                const int err = errno;
+                if ((err == EMFILE || err == ENFILE) && !flight.empty()) {
+                    // Someone else holds descriptors too: wait for ours to drain.
+                    limit = flight.size();
+                    break;
+                }
+                results[next] = sample_from_errno(err, Micros{0});
+                spdlog::trace("socket() for {} failed: {}", endpoint_string(spec.address),
+                              results[next].native_name);
+                ++next;
+                continue;
+            }
+            apply_syn_policy(fd, spec, results[next]);
+            sockaddr_storage ss{};
+            const socklen_t len = to_sockaddr(spec.address, ss);
+            const Micros start = monotonic_now();
+            const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&ss), len);
+            const int err = rc == 0 ? 0 : errno;
+            spdlog::trace("connect({}) -> {}", endpoint_string(spec.address),
+                          rc == 0 ? "0" : classify_errno(err).name);
+            InFlight f{next, fd, start};
+            ++next;
+            if (rc == 0) {
+                Sample s;
+                s.outcome = Outcome::accepted;
+                s.latency = monotonic_now() - start;
+                finish(f, std::move(s));
+            } else if (err != EINPROGRESS) {
+                finish(f, sample_from_errno(err, monotonic_now() - start));
+            } else {
+                flight.push_back(f);
+            }
+        }
+        if (flight.empty()) {
+            if (stop_requested()) {
+                for (; next < specs.size(); ++next) {
+                    results[next].outcome = Outcome::timeout;
+                    results[next].native_name = "interrupted";
+                }
+            }
+            continue;
+        }
+
+        Micros now = monotonic_now();
+        Micros wait = timeout;
+        for (const auto& f : flight)
+            wait = std::min(wait, f.start + timeout - now);
+        if (progress)
+            wait = std::min(wait, Micros{100'000});
+        wait = std::max(wait, Micros{0});
+
+        pfds.clear();
+        for (const auto& f : flight)
+            pfds.push_back({f.fd, POLLOUT, 0});
+        // Round up so a wait of 0.4 ms does not become a busy 0 ms poll.
+        const int wait_ms = static_cast<int>((wait.count() + 999) / 1000);
+        const int n = ::poll(pfds.data(), static_cast<nfds_t>(pfds.size()), wait_ms);
+        now = monotonic_now();
+        if (n < 0 && errno != EINTR) {
+            const int err = errno;
+            for (auto& f : flight)
+                finish(f, sample_from_errno(err, now - f.start));
+        }
+        for (std::size_t i = 0; i < flight.size(); ++i) {
+            auto& f = flight[i];
+            if (n > 0 && pfds[i].revents != 0) {
+                int soerr = 0;
+                socklen_t len = sizeof soerr;
+                if (::getsockopt(f.fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
+                    soerr = errno;
+                if (soerr == 0) {
+                    Sample s;
+                    s.outcome = Outcome::accepted;
+                    s.latency = now - f.start;
+                    finish(f, std::move(s));
+                } else {
+                    finish(f, sample_from_errno(soerr, now - f.start));
+                }
+            } else if (f.fd >= 0 && (now - f.start >= timeout || stop_requested())) {
+                Sample s;
+                s.outcome = Outcome::timeout;
+                s.latency = now - f.start;
+                s.native_name = stop_requested() ? "interrupted" : "";
+                finish(f, std::move(s));
+            }
+        }
+        std::erase_if(flight, [](const InFlight& f) { return f.fd < 0; });
+
+        if (progress && !flight.empty() && now - last_progress >= Micros{100'000}) {
+            last_progress = now;
+            const auto oldest = std::min_element(
+                flight.begin(), flight.end(),
+                [](const InFlight& a, const InFlight& b) { return a.start < b.start; });
+            progress({now - oldest->start, flight.size() + (specs.size() - next),
+                      &specs[oldest->index]});
+        }
+    }
+    return results;
+}
+
+Socket::~Socket() {
+    if (handle_ != invalid)
+        ::close(static_cast<int>(handle_));
+}
+
+Socket& Socket::operator=(Socket&& other) noexcept {
+    if (this != &other) {
+        if (handle_ != invalid)
+            ::close(static_cast<int>(handle_));
+        handle_ = std::exchange(other.handle_, invalid);
+    }
+    return *this;
+}
+
+namespace {
+
+Result<Socket> bound_socket(const Address& bind, bool v6only) {
+    const int fd = open_tcp_socket(bind.family);
+    if (fd < 0)
+        return system_error(fmt::format("socket() for {} failed: {}", endpoint_string(bind),
+                                        std::strerror(errno)));
+    Socket sock(fd);
+    const int one = 1;
+    // SO_REUSEADDR lets a listener come back on a port still in TIME_WAIT;
+    // it does not let two listeners share a port on Linux or macOS.
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind.family == Family::ipv6) {
+        const int v = v6only ? 1 : 0;
+        if (::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v, sizeof v) != 0)
+            return system_error(fmt::format("IPV6_V6ONLY on {} failed: {}", endpoint_string(bind),
+                                            std::strerror(errno)));
+    }
+    sockaddr_storage ss{};
+    const socklen_t len = to_sockaddr(bind, ss);
+    if (::bind(fd, reinterpret_cast<const sockaddr*>(&ss), len) != 0)
+        return system_error(
+            fmt::format("cannot bind {}: {}", endpoint_string(bind), std::strerror(errno)));
+    return sock;
+}
+
+} // namespace
+
+Result<Socket> open_listener(const ListenOptions& options) {
+    auto sock = bound_socket(options.bind, options.v6only);
+    if (!sock)
+        return sock;
+    if (::listen(static_cast<int>(sock->native()), options.backlog) != 0)
+        return system_error(fmt::format("cannot listen on {}: {}", endpoint_string(options.bind),
+                                        std::strerror(errno)));
+    return sock;
+}
+
+Result<Socket> bind_closed(const Address& address) { return bound_socket(address, true); }
+
+Result<Address> local_address(const Socket& socket) {
+    sockaddr_storage ss{};
+    socklen_t len = sizeof ss;
+    if (::getsockname(static_cast<int>(socket.native()), reinterpret_cast<sockaddr*>(&ss), &len) !=
+        0)
+        return system_error(fmt::format("getsockname failed: {}", std::strerror(errno)));
+    auto a = from_sockaddr(reinterpret_cast<const sockaddr*>(&ss));
+    if (!a)
+        return system_error("getsockname returned a non-IP address");
+    return *a;
+}
+
+Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros wait) {
+    pollfd pfd{static_cast<int>(listener.native()), POLLIN, 0};
+    const int n = ::poll(&pfd, 1, static_cast<int>((wait.count() + 999) / 1000));
+    if (n < 0 && errno != EINTR)
+        return system_error(fmt::format("poll failed: {}", std::strerror(errno)));
+    if (n <= 0)
+        return std::optional<Address>{};
+    sockaddr_storage ss{};
+    socklen_t len = sizeof ss;
+    const int fd = ::accept(static_cast<int>(listener.native()), reinterpret_cast<sockaddr*>(&ss), &len);
+    if (fd < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR)
+            return std::optional<Address>{};
+        return system_error(fmt::format("accept failed: {}", std::strerror(errno)));
+    }
+    ::close(fd);
+    return from_sockaddr(reinterpret_cast<const sockaddr*>(&ss));
+}
+
+namespace {
+
+std::string read_first_line(const char* path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line))
+        return "unknown";
+    return line;
+}
+
+} // namespace
+
+SystemFacts system_facts() {
+    SystemFacts f;
+    utsname u{};
+    if (::uname(&u) == 0) {
+        f.os = u.sysname;
+        f.os_version = u.release;
+    }
+#ifdef __APPLE__
+    f.os = "macOS";
+#endif
+    f.hosts_file = "/etc/hosts";
+#ifdef __linux__
+    // The SYN retry settings (tcp(7)); tcp_syn_linear_timeouts (Linux 6.7+)
+    // makes the first retries 1 s apart instead of doubling.
+    for (const char* name : {"tcp_syn_retries", "tcp_syn_linear_timeouts"}) {
+        const std::string path = fmt::format("/proc/sys/net/ipv4/{}", name);
+        f.tcp_settings.emplace_back(fmt::format("net.ipv4.{}", name), read_first_line(path.c_str()));
+    }
+    f.tcp_settings.emplace_back("net.ipv6.bindv6only",
+                                read_first_line("/proc/sys/net/ipv6/bindv6only"));
+#endif
+    return f;
+}
+
+bool is_terminal(Stream s) noexcept { return ::isatty(s == Stream::out ? 1 : 2) == 1; }
+
+int terminal_width() noexcept {
+    winsize ws{};
+    for (int fd : {1, 2})
+        if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+            return ws.ws_col;
+    return 0;
+}
+
+} // namespace loopcheck::platform

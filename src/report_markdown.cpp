@@ -1,0 +1,133 @@
+// The Markdown report, made to be pasted into a GitHub or GitLab issue.
+#include "loopcheck/report_render.hpp"
+
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+/// Table cells must not break the table: escape pipes, drop newlines.
+std::string cell(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string latency(const Summary& s, int count) {
+    if (s.count == 0)
+        return "-";
+    if (count <= 1)
+        return format_duration(s.median);
+    return fmt::format("{} / {} / {}", format_duration(s.min), format_duration(s.median),
+                       format_duration(s.max));
+}
+
+void address_table(std::string& out, const TargetReport& t, int count) {
+    out += fmt::format("| # | address | outcome | latency{} | without SYN retries | SYN "
+                       "retransmissions | detail |\n",
+                       count > 1 ? " (min / median / max)" : "");
+    out += "|---|---|---|---|---|---|---|\n";
+    for (std::size_t i = 0; i < t.addresses.size(); ++i) {
+        const auto& a = t.addresses[i];
+        const auto& s = a.summary;
+        std::string fast = s.fast_latency ? fmt::format("{} {}", outcome_name(*s.fast_outcome),
+                                                        latency(*s.fast_latency, count))
+                           : s.fast_option_refused ? "option refused"
+                                                   : "-";
+        out += fmt::format("| {} | `{}` | {}{} | {} | {} | {} | {} |\n", i + 1,
+                           endpoint_string(a.address), outcome_name(s.outcome),
+                           s.mixed ? " (mixed)" : "", latency(s.latency, count), cell(fast),
+                           s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
+                           cell(s.native_name.empty() ? "-" : s.native_name));
+    }
+}
+
+void raw_samples(std::string& out, const Report& r) {
+    out += "<details>\n<summary>Raw samples</summary>\n\n```\n";
+    for (const auto& t : r.targets) {
+        for (const auto& a : t.addresses) {
+            auto dump = [&](const std::vector<Sample>& list, std::string_view kind) {
+                for (std::size_t i = 0; i < list.size(); ++i) {
+                    const auto& s = list[i];
+                    out += fmt::format(
+                        "{} {} {} round={} {} {:.3f}ms {} syn_rtx={} option={}\n", t.target.input,
+                        endpoint_string(a.address), kind, i + 1, outcome_name(s.outcome),
+                        to_ms(s.latency), s.native_name.empty() ? "-" : s.native_name,
+                        s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
+                        option_state_name(s.option));
+                }
+            };
+            dump(a.samples, "default");
+            dump(a.fast_samples, "no-syn-retries");
+        }
+    }
+    out += "```\n\n</details>\n";
+}
+
+} // namespace
+
+std::string render_markdown(const Report& r) {
+    std::string out = "## loopcheck report\n\n";
+    for (const auto& t : r.targets)
+        out += fmt::format("**{}**  \n", cell(t.diagnosis.verdict));
+    if (r.incomplete)
+        out += "**INCOMPLETE: interrupted before every probe finished**  \n";
+    out += fmt::format("\n- loopcheck {} on {} {}\n- command: `{}`\n- timeout {}, threshold {}, "
+                       "{} round(s)\n",
+                       r.loopcheck_version, r.system.os, r.system.os_version, r.command_line,
+                       format_duration(r.timeout), format_duration(r.threshold), r.count);
+    for (const auto& [k, v] : r.system.tcp_settings)
+        out += fmt::format("- `{}` = {}\n", k, cell(v));
+    if (r.self_check) {
+        out += "\n### Self-check\n\n";
+        for (const auto& s : r.self_check->statements)
+            out += fmt::format("- {}\n", s);
+    }
+    for (const auto& t : r.targets) {
+        out += fmt::format("\n### `{}`\n\n", cell(t.target.input));
+        if (t.resolve_error) {
+            out += fmt::format("{}\n", t.resolve_error->message);
+        } else {
+            out += fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
+                               t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
+                               t.addresses.size());
+            address_table(out, t, r.count);
+        }
+        if (!t.diagnosis.findings.empty()) {
+            out += "\n**Findings**\n\n";
+            for (const auto& f : t.diagnosis.findings)
+                out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
+                                   f.cause.empty() ? "" : fmt::format(" ({})", f.cause), f.message);
+        }
+        if (!t.diagnosis.clients.empty()) {
+            out += "\n**What each client pays to connect** (modelled from the times above)\n\n";
+            out += "| client | connect algorithm | time to connect | via |\n|---|---|---|---|\n";
+            for (const auto& c : t.diagnosis.clients) {
+                const auto& p = c.prediction;
+                out += fmt::format("| {} | {} | {}{} | {} |\n", cell(c.client), cell(c.algorithm),
+                                   p.lower_bound ? ">= " : "",
+                                   p.connected ? format_duration(p.time)
+                                               : fmt::format("fails after {}", format_duration(p.time)),
+                                   p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
+            }
+        }
+        if (!t.diagnosis.fixes.empty()) {
+            out += "\n**Fix**\n\n";
+            for (const auto& f : t.diagnosis.fixes)
+                out += fmt::format("- {}\n", f);
+        }
+    }
+    out += "\n";
+    raw_samples(out, r);
+    return out;
+}
+
+} // namespace loopcheck

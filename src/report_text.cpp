@@ -1,0 +1,267 @@
+// The terminal report: verdict first, then per target the addresses in
+// resolver order, findings, what each client pays, and the fix; system
+// facts last.
+#include "loopcheck/report_render.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string_view>
+
+namespace loopcheck {
+
+namespace {
+
+constexpr std::string_view reset = "\033[0m", bold = "\033[1m", red = "\033[31m",
+                           green = "\033[32m", yellow = "\033[33m", dim = "\033[2m";
+
+/// Columns a string takes on screen: ANSI colour sequences take none.
+std::size_t visible_length(std::string_view s) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\033') {
+            while (i < s.size() && s[i] != 'm')
+                ++i;
+            continue;
+        }
+        ++n;
+    }
+    return n;
+}
+
+class Writer {
+public:
+    explicit Writer(const TextStyle& style) : style_(style) {}
+
+    std::string paint(std::string_view text, std::string_view code) const {
+        if (!style_.color)
+            return std::string(text);
+        return fmt::format("{}{}{}", code, text, reset);
+    }
+
+    /// Appends `text` wrapped at the width, the first line after `first`
+    /// and the rest indented by `indent` spaces.
+    void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
+        const std::size_t width = std::max(40, style_.width);
+        std::string line(first);
+        std::size_t visible = visible_length(first);
+        bool line_has_word = false;
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            auto end = text.find(' ', pos);
+            if (end == std::string_view::npos)
+                end = text.size();
+            const auto word = text.substr(pos, end - pos);
+            if (line_has_word && visible + 1 + word.size() > width) {
+                out_ += line + "\n";
+                line.assign(indent, ' ');
+                visible = indent;
+                line_has_word = false;
+            }
+            if (line_has_word) {
+                line += ' ';
+                ++visible;
+            }
+            line += word;
+            visible += word.size();
+            line_has_word = true;
+            pos = end + 1;
+        }
+        out_ += line + "\n";
+    }
+
+    void line(std::string_view s = {}) {
+        out_ += s;
+        out_ += '\n';
+    }
+
+    std::string take() { return std::move(out_); }
+
+private:
+    const TextStyle& style_;
+    std::string out_;
+};
+
+std::string_view verdict_color(int code) {
+    return code == 0 ? green : (code == 1 ? yellow : red);
+}
+
+std::string_view severity_color(Severity s) {
+    switch (s) {
+    case Severity::ok:
+        return green;
+    case Severity::info:
+        return dim;
+    case Severity::warning:
+        return yellow;
+    case Severity::error:
+        return red;
+    }
+    return reset;
+}
+
+std::string latency_cell(const Summary& s, int count) {
+    if (s.count == 0)
+        return "-";
+    if (count <= 1)
+        return format_duration(s.median);
+    return fmt::format("{} / {} / {}", format_duration(s.min), format_duration(s.median),
+                       format_duration(s.max));
+}
+
+std::string fast_cell(const AddressSummary& s, int count) {
+    if (s.fast_latency)
+        return fmt::format("{} {}", outcome_name(*s.fast_outcome),
+                           latency_cell(*s.fast_latency, count));
+    if (s.fast_option_refused)
+        return "option refused";
+    return "";
+}
+
+std::string outcome_cell(const AddressSummary& s) {
+    std::string out(outcome_name(s.outcome));
+    if (s.mixed)
+        out += " (mixed)";
+    return out;
+}
+
+void address_table(Writer& w, const TargetReport& t, int count) {
+    const bool any_fast = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.fast_latency || a.summary.fast_option_refused;
+    });
+    const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(),
+                                     [](auto& a) { return a.summary.syn_retransmissions.has_value(); });
+    struct Row {
+        std::string n, address, outcome, latency, fast, rtx, native;
+    };
+    std::vector<Row> rows;
+    rows.push_back({"#", "address", "outcome",
+                    count > 1 ? "latency min / median / max" : "latency",
+                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "", "detail"});
+    for (std::size_t i = 0; i < t.addresses.size(); ++i) {
+        const auto& a = t.addresses[i];
+        rows.push_back({std::to_string(i + 1), endpoint_string(a.address),
+                        outcome_cell(a.summary), latency_cell(a.summary.latency, count),
+                        any_fast ? fast_cell(a.summary, count) : "",
+                        a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
+                                                      : (any_rtx ? "n/a" : ""),
+                        a.summary.native_name});
+    }
+    std::array<std::size_t, 7> widths{};
+    for (const auto& r : rows) {
+        const std::array<const std::string*, 7> cells{&r.n, &r.address, &r.outcome, &r.latency,
+                                                      &r.fast, &r.rtx, &r.native};
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            widths[c] = std::max(widths[c], cells[c]->size());
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        std::string line = "  ";
+        const std::array<const std::string*, 7> cells{&r.n, &r.address, &r.outcome, &r.latency,
+                                                      &r.fast, &r.rtx, &r.native};
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            if (widths[c] == 0)
+                continue;
+            line += fmt::format("{:<{}}  ", *cells[c], widths[c]);
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        w.line(i == 0 ? w.paint(line, dim) : line);
+    }
+}
+
+void client_table(Writer& w, const TargetReport& t) {
+    std::size_t name_w = 0, algo_w = 0;
+    for (const auto& c : t.diagnosis.clients) {
+        name_w = std::max(name_w, c.client.size());
+        algo_w = std::max(algo_w, c.algorithm.size());
+    }
+    for (const auto& c : t.diagnosis.clients) {
+        const auto& p = c.prediction;
+        std::string result =
+            p.connected ? fmt::format("{}{} via {}", p.lower_bound ? ">= " : "",
+                                      format_duration(p.time), endpoint_string(*p.via))
+                        : fmt::format("fails after {}{}", p.lower_bound ? ">= " : "",
+                                      format_duration(p.time));
+        w.line(fmt::format("  {:<{}}  {:<{}}  {}", c.client, name_w, c.algorithm, algo_w, result));
+    }
+}
+
+void target_section(Writer& w, const Report& r, const TargetReport& t) {
+    w.line();
+    const auto& tg = t.target;
+    w.line(w.paint(fmt::format("{}  (port {})", tg.input, tg.port), bold));
+    if (t.resolve_error) {
+        w.wrapped("  ", t.resolve_error->message, 2);
+    } else {
+        std::vector<std::string> ips;
+        for (const auto& a : t.addresses)
+            ips.push_back(ip_string(a.address));
+        w.wrapped("  ",
+                  tg.literal ? fmt::format("address literal {}, not resolved", ips.front())
+                             : fmt::format("{} resolves to {} (in this order)", tg.host,
+                                           fmt::format("{}", fmt::join(ips, ", "))),
+                  2);
+        address_table(w, t, r.count);
+    }
+    if (!t.diagnosis.findings.empty()) {
+        w.line();
+        w.line("  Findings");
+        for (const auto& f : t.diagnosis.findings) {
+            auto head = fmt::format("  {:<8} {}{}: ", severity_name(f.severity), f.id,
+                                    f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
+            w.wrapped(w.paint(head, severity_color(f.severity)), f.message, 4);
+        }
+    }
+    if (!t.diagnosis.clients.empty()) {
+        w.line();
+        if (t.diagnosis.clients_agree) {
+            const auto& p = t.diagnosis.clients.front().prediction;
+            w.wrapped("  ",
+                      p.connected
+                          ? fmt::format("Every client model connects in {} via {}.",
+                                        format_duration(p.time), endpoint_string(*p.via))
+                          : fmt::format("Every client model fails after {}.",
+                                        format_duration(p.time)),
+                      2);
+        } else {
+            w.line("  What each client pays to connect (modelled from the times above)");
+            client_table(w, t);
+        }
+    }
+    if (!t.diagnosis.fixes.empty()) {
+        w.line();
+        w.line("  Fix");
+        for (const auto& f : t.diagnosis.fixes)
+            w.wrapped("  - ", f, 4);
+    }
+}
+
+} // namespace
+
+std::string render_text(const Report& r, const TextStyle& style) {
+    Writer w(style);
+    for (const auto& t : r.targets)
+        w.line(w.paint(t.diagnosis.verdict, verdict_color(t.diagnosis.exit_code)));
+    if (r.incomplete)
+        w.line(w.paint("INCOMPLETE: interrupted before every probe finished", red));
+    if (r.self_check) {
+        w.line();
+        w.line(w.paint("Self-check of this machine", bold));
+        for (const auto& s : r.self_check->statements)
+            w.wrapped("  - ", s, 4);
+    }
+    for (const auto& t : r.targets)
+        target_section(w, r, t);
+    w.line();
+    std::string facts = fmt::format("System: {} {}", r.system.os, r.system.os_version);
+    for (const auto& [k, v] : r.system.tcp_settings)
+        facts += fmt::format("; {}={}", k, v);
+    facts += fmt::format("; timeout {}, threshold {}", format_duration(r.timeout),
+                         format_duration(r.threshold));
+    w.wrapped("", facts, 2);
+    return w.take();
+}
+
+} // namespace loopcheck

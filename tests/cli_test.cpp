@@ -1,0 +1,133 @@
+// End to end: the real binary, its exit codes and its one-line errors.
+#include "loopcheck/exit_codes.hpp"
+#include "loopcheck/platform.hpp"
+
+#include "support/catch.hpp"
+#include "support/process.hpp"
+
+#include <string>
+
+using namespace loopcheck;
+using namespace loopcheck::test;
+
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) {
+    return hay.find(needle) != std::string::npos;
+}
+
+void expect_usage_error(const std::vector<std::string>& args, const std::string& needle) {
+    auto r = run_loopcheck(args);
+    INFO("args: " << (args.empty() ? "" : args.front()) << "\nstderr: " << r.err);
+    CHECK(r.exit_code == exit_code::usage);
+    CHECK(r.out.empty()); // nothing was probed, nothing reported
+    CHECK(lines(r.err).size() == 1);
+    CHECK(contains(r.err, needle));
+}
+
+std::uint16_t port_of(const platform::Socket& s) {
+    auto a = platform::local_address(s);
+    REQUIRE(a.ok());
+    return a->port;
+}
+
+} // namespace
+
+TEST_CASE("bad input: one line on stderr, exit 2, no probing", "[cli]") {
+    expect_usage_error({"localhost:0"}, "port 0");
+    expect_usage_error({"localhost:70000"}, "70000");
+    expect_usage_error({"[::1:80"}, "unbalanced");
+    expect_usage_error({"ftp://localhost"}, "no default port");
+    expect_usage_error({"127.0.0.1:80", "bad$:1"}, "stray character");
+    expect_usage_error({std::string(300, 'a') + ":80"}, "300 bytes");
+    expect_usage_error({"--timeout", "soon", "127.0.0.1:80"}, "--timeout");
+    expect_usage_error({"--timeout", "0", "127.0.0.1:80"}, "--timeout");
+    expect_usage_error({"--threshold", "-5ms", "127.0.0.1:80"}, "--threshold");
+    expect_usage_error({"-n", "0", "127.0.0.1:80"}, "--count");
+    expect_usage_error({"-n", "many", "127.0.0.1:80"}, "count");
+    expect_usage_error({"-4", "-6", "localhost:80"}, "exclude");
+    expect_usage_error({"--format", "xml", "localhost:80"}, "format");
+    expect_usage_error({"--bogus"}, "bogus");
+}
+
+TEST_CASE("--help and --version exit 0", "[cli]") {
+    auto h = run_loopcheck({"--help"});
+    CHECK(h.exit_code == 0);
+    CHECK(contains(h.out, "Exit codes"));
+    CHECK(contains(h.out, "--timeout"));
+    auto v = run_loopcheck({"--version"});
+    CHECK(v.exit_code == 0);
+    CHECK(contains(v.out, "loopcheck "));
+    CHECK(contains(v.out, "fmt"));
+}
+
+TEST_CASE("an accepting listener: exit 0 and OK", "[cli][integration]") {
+    platform::NetworkScope net;
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
+    REQUIRE(l.ok());
+    const auto target = "127.0.0.1:" + std::to_string(port_of(*l));
+    auto r = run_loopcheck({target});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(lines(r.out).front().rfind("OK: " + target, 0) == 0);
+    CHECK(contains(r.out, "accepted"));
+}
+
+TEST_CASE("a closed port: exit 3, or 0 with --expect refused", "[cli][integration]") {
+    platform::NetworkScope net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const auto target = "127.0.0.1:" + std::to_string(port_of(*closed));
+    auto r = run_loopcheck({target});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    CHECK(lines(r.out).front().rfind("DOWN:", 0) == 0);
+    CHECK(contains(r.out, "refused"));
+
+    auto e = run_loopcheck({"--expect", "refused", target});
+    CHECK(e.exit_code == exit_code::healthy);
+}
+
+TEST_CASE("a name that does not resolve: exit 4 with the resolver's message", "[cli][integration]") {
+    auto r = run_loopcheck({"nosuch.invalid:80"});
+    CHECK(r.exit_code == exit_code::unresolved);
+    CHECK(contains(r.out, "UNRESOLVED"));
+    CHECK(contains(r.out, "nosuch.invalid"));
+}
+
+TEST_CASE("several targets, each in the report; exit codes combine", "[cli][integration]") {
+    platform::NetworkScope net;
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(l.ok());
+    REQUIRE(closed.ok());
+    const auto open_t = "127.0.0.1:" + std::to_string(port_of(*l));
+    const auto closed_t = "127.0.0.1:" + std::to_string(port_of(*closed));
+    auto r = run_loopcheck({"-n", "3", open_t, closed_t});
+    INFO(r.out);
+    CHECK(r.exit_code == exit_code::server_down);
+    const auto ls = lines(r.out);
+    REQUIRE(ls.size() > 2);
+    CHECK(ls[0].rfind("OK: " + open_t, 0) == 0);
+    CHECK(ls[1].rfind("DOWN: nothing accepts on " + closed_t, 0) == 0);
+    CHECK(contains(r.out, "min / median / max"));
+}
+
+TEST_CASE("the self-check opens its own listener and exits 0 here", "[cli][integration]") {
+    auto r = run_loopcheck({});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(contains(r.out, "Self-check of this machine"));
+    CHECK(contains(r.out, "localhost resolves to"));
+    CHECK(contains(r.out, "A refused connect to 127.0.0.1 takes"));
+}
+
+TEST_CASE("JSON goes to stdout alone; logs go to stderr", "[cli][integration]") {
+    auto r = run_loopcheck({"--json", "-vv", "nosuch.invalid:80"});
+    CHECK(r.exit_code == exit_code::unresolved);
+    REQUIRE_FALSE(r.out.empty());
+    CHECK(r.out.front() == '{');
+    CHECK(contains(r.out, "\"schema\": \"loopcheck/1\""));
+    CHECK(contains(r.out, "\"exit_code\": 4"));
+    CHECK(contains(r.err, "getaddrinfo"));
+}

@@ -1,0 +1,215 @@
+#include "loopcheck/diagnose.hpp"
+#include "loopcheck/exit_codes.hpp"
+
+#include "support/catch.hpp"
+#include "support/scenario.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace loopcheck;
+using namespace loopcheck::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Run {
+    Target target;
+    std::vector<Observation> obs;
+    Diagnosis d;
+};
+
+Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, std::string_view os,
+                      Micros timeout = 5s, bool expect_refused = false) {
+    Run r{*parse_target(input), std::move(obs), {}};
+    DiagnosisInput in;
+    in.target = &r.target;
+    in.addresses = r.obs;
+    in.threshold = 100ms;
+    in.timeout = timeout;
+    in.os = os;
+    in.expect_refused = expect_refused;
+    r.d = diagnose(in);
+    return r;
+}
+
+const Finding* find(const Diagnosis& d, std::string_view id) {
+    auto it = std::find_if(d.findings.begin(), d.findings.end(),
+                           [&](const Finding& f) { return f.id == id; });
+    return it == d.findings.end() ? nullptr : &*it;
+}
+
+bool contains(const std::string& hay, const std::string& needle) {
+    return hay.find(needle) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("Windows: ::1 refused after 2.03 s, IPv4-only server", "[diagnose]") {
+    auto r = diagnose_scenario(
+        "http://localhost:11434/v1",
+        {observe(ipv6_loopback(11434), Outcome::refused, 2030ms, 700us),
+         observe(make_ipv4(127, 0, 0, 1, 11434), Outcome::accepted, 200us, 200us)},
+        "Windows");
+    const auto& d = r.d;
+    CHECK(d.exit_code == exit_code::slow);
+    CHECK(d.verdict.rfind("SLOW:", 0) == 0);
+
+    auto* slow = find(d, finding_id::slow_refusal);
+    REQUIRE(slow);
+    CHECK(slow->cause == cause::syn_retransmission);
+    CHECK(slow->severity == Severity::warning);
+    CHECK(contains(slow->message, "without SYN retransmissions"));
+    CHECK(endpoint_string(*slow->address) == "[::1]:11434");
+
+    auto* fb = find(d, finding_id::fallback_penalty);
+    REQUIRE(fb);
+    CHECK(fb->severity == Severity::warning);
+    CHECK(contains(fb->message, "2.03 s"));
+
+    auto* single = find(d, finding_id::single_stack_listener);
+    REQUIRE(single);
+    CHECK(contains(single->message, "IPv4 only"));
+    CHECK_FALSE(find(d, finding_id::healthy));
+
+    REQUIRE(d.rewritten);
+    CHECK(*d.rewritten == "http://127.0.0.1:11434/v1");
+    REQUIRE_FALSE(d.fixes.empty());
+    CHECK(contains(d.fixes.front(), "http://127.0.0.1:11434/v1"));
+    CHECK(std::none_of(d.fixes.begin(), d.fixes.end(),
+                       [](auto& f) { return contains(f, "Do not switch"); }));
+}
+
+TEST_CASE("the cause is inferred from the retry staircase when not paired", "[diagnose]") {
+    // 4 retries 500 ms apart: 2.03 s fits 4 whole steps.
+    auto r = diagnose_scenario("localhost:9", {observe(ipv6_loopback(9), Outcome::refused, 2030ms)},
+                               "Windows");
+    auto* slow = find(r.d, finding_id::slow_refusal);
+    REQUIRE(slow);
+    CHECK(slow->cause == cause::syn_retransmission);
+    CHECK(contains(slow->message, "4 whole step(s)"));
+    CHECK(r.d.exit_code == exit_code::slow); // a slow refusal outranks "server down"
+
+    // 1.77 s is no whole number of 500 ms steps, and nothing else says why.
+    auto u = diagnose_scenario("localhost:9", {observe(ipv6_loopback(9), Outcome::refused, 1770ms)},
+                               "Windows");
+    REQUIRE(find(u.d, finding_id::slow_refusal));
+    CHECK(find(u.d, finding_id::slow_refusal)->cause == cause::unknown);
+}
+
+TEST_CASE("the kernel's retransmission count names the cause (Linux netns)", "[diagnose]") {
+    auto r = diagnose_scenario(
+        "localhost:8000",
+        {observe(ipv6_loopback(8000), Outcome::refused, 1020ms, std::nullopt, 1),
+         observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 60us)},
+        "Linux");
+    auto* slow = find(r.d, finding_id::slow_refusal);
+    REQUIRE(slow);
+    CHECK(slow->cause == cause::syn_retransmission);
+    CHECK(contains(slow->message, "1 SYN retransmission"));
+    CHECK(r.d.exit_code == exit_code::slow);
+    CHECK(*r.d.rewritten == "127.0.0.1:8000");
+}
+
+TEST_CASE("Linux: a fast refusal then IPv4 is healthy, with the latent cost named",
+          "[diagnose]") {
+    auto r = diagnose_scenario("localhost:8000",
+                               {observe(ipv6_loopback(8000), Outcome::refused, 20us),
+                                observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 50us)},
+                               "Linux");
+    CHECK(r.d.exit_code == exit_code::healthy);
+    CHECK(r.d.verdict.rfind("OK:", 0) == 0);
+    auto* fb = find(r.d, finding_id::fallback_penalty);
+    REQUIRE(fb);
+    CHECK(fb->severity == Severity::info);
+    CHECK(contains(fb->message, "on Windows"));
+    CHECK(find(r.d, finding_id::healthy));
+    CHECK(find(r.d, finding_id::single_stack_listener));
+    CHECK(r.d.fixes.empty());
+}
+
+TEST_CASE("IPv6-only server: never rewrite to 127.0.0.1", "[diagnose]") {
+    auto r = diagnose_scenario("localhost:3000",
+                               {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 2030ms),
+                                observe(ipv6_loopback(3000), Outcome::accepted, 300us)},
+                               "Windows");
+    CHECK(r.d.exit_code == exit_code::slow);
+    CHECK(*r.d.rewritten == "[::1]:3000");
+    CHECK(std::any_of(r.d.fixes.begin(), r.d.fixes.end(),
+                      [](auto& f) { return contains(f, "Do not switch to 127.0.0.1"); }));
+}
+
+TEST_CASE("server down: fast refusals exit 3, or 0 when expected", "[diagnose]") {
+    std::vector<Observation> obs{observe(ipv6_loopback(9), Outcome::refused, 20us),
+                                 observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 25us)};
+    auto r = diagnose_scenario("localhost:9", obs, "Linux");
+    CHECK(r.d.exit_code == exit_code::server_down);
+    CHECK(r.d.verdict.rfind("DOWN:", 0) == 0);
+    auto* down = find(r.d, finding_id::server_down);
+    REQUIRE(down);
+    CHECK(down->severity == Severity::error);
+
+    auto e = diagnose_scenario("localhost:9", obs, "Linux", 5s, true);
+    CHECK(e.d.exit_code == exit_code::healthy);
+    CHECK(e.d.verdict.rfind("OK:", 0) == 0);
+
+    // Expected refusals that are slow are still slow.
+    std::vector<Observation> slow{observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 2030ms)};
+    CHECK(diagnose_scenario("127.0.0.1:9", slow, "Windows", 5s, true).d.exit_code ==
+          exit_code::slow);
+}
+
+TEST_CASE("a timeout is no refusal, and a short --timeout is flagged", "[diagnose]") {
+    auto r = diagnose_scenario("127.0.0.1:80",
+                               {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 2s)},
+                               "Windows", 2s);
+    CHECK(find(r.d, finding_id::no_answer));
+    CHECK(find(r.d, finding_id::short_timeout));
+    CHECK(r.d.exit_code == exit_code::server_down);
+
+    auto longer = diagnose_scenario("127.0.0.1:80",
+                                    {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)},
+                                    "Windows", 5s);
+    CHECK(find(longer.d, finding_id::no_answer));
+    CHECK_FALSE(find(longer.d, finding_id::short_timeout));
+}
+
+TEST_CASE("a slow accept is slow", "[diagnose]") {
+    auto r = diagnose_scenario("127.0.0.1:80",
+                               {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)},
+                               "Linux");
+    CHECK(find(r.d, finding_id::slow_accept));
+    CHECK(r.d.exit_code == exit_code::slow);
+}
+
+TEST_CASE("an unresolved name exits 4", "[diagnose]") {
+    auto t = *parse_target("nosuch.invalid:80");
+    auto d = diagnose_unresolved(t, Error{ErrorKind::resolve, "cannot resolve 'nosuch.invalid'"});
+    CHECK(d.exit_code == exit_code::unresolved);
+    CHECK(d.verdict.rfind("UNRESOLVED:", 0) == 0);
+    REQUIRE(d.findings.size() == 1);
+    CHECK(d.findings[0].id == finding_id::unresolved);
+}
+
+TEST_CASE("retry steps", "[diagnose]") {
+    CHECK(fits_retry_steps(2030ms, 500ms) == 4);
+    CHECK(fits_retry_steps(1020ms, 1s) == 1);
+    CHECK(fits_retry_steps(520ms, 500ms) == 1);
+    CHECK_FALSE(fits_retry_steps(1770ms, 500ms));
+    CHECK_FALSE(fits_retry_steps(20ms, 500ms));
+    CHECK_FALSE(fits_retry_steps(2s, 0ms));
+    CHECK(syn_retry_step("Windows") == 500ms);
+    CHECK(syn_retry_step("Linux") == 1s);
+}
+
+TEST_CASE("exit codes combine by documented precedence", "[diagnose]") {
+    using namespace exit_code;
+    CHECK(combine(healthy, server_down) == server_down);
+    CHECK(combine(server_down, slow) == slow);
+    CHECK(combine(slow, unresolved) == unresolved);
+    CHECK(combine(unresolved, usage) == usage);
+    CHECK(combine(internal, usage) == internal);
+    CHECK(combine(interrupted, internal) == interrupted);
+    CHECK(combine(healthy, healthy) == healthy);
+}

@@ -1,0 +1,57 @@
+#include "loopcheck/observation.hpp"
+
+#include "support/catch.hpp"
+
+#include <vector>
+
+using namespace loopcheck;
+using namespace std::chrono_literals;
+
+namespace {
+Sample sample(Outcome o, Micros t, OptionState opt = OptionState::not_requested) {
+    Sample s;
+    s.outcome = o;
+    s.latency = t;
+    s.option = opt;
+    return s;
+}
+} // namespace
+
+TEST_CASE("the representative outcome is the most common one", "[observation]") {
+    std::vector<Sample> v{sample(Outcome::timeout, 5s), sample(Outcome::accepted, 1ms),
+                          sample(Outcome::accepted, 2ms)};
+    auto s = summarize_address(v, {});
+    CHECK(s.outcome == Outcome::accepted);
+    CHECK(s.mixed);
+    CHECK(s.latency.count == 3);
+    CHECK_FALSE(s.fast_latency);
+
+    std::vector<Sample> same{sample(Outcome::refused, 20us), sample(Outcome::refused, 30us)};
+    auto r = summarize_address(same, {});
+    CHECK(r.outcome == Outcome::refused);
+    CHECK_FALSE(r.mixed);
+}
+
+TEST_CASE("only applied no-retry probes count as 'without SYN retries'", "[observation]") {
+    std::vector<Sample> def{sample(Outcome::refused, 2030ms)};
+    std::vector<Sample> fast{sample(Outcome::refused, 700us, OptionState::applied)};
+    auto s = summarize_address(def, fast);
+    REQUIRE(s.fast_latency);
+    CHECK(s.fast_latency->median == 700us);
+    CHECK(*s.fast_outcome == Outcome::refused);
+    CHECK_FALSE(s.fast_option_refused);
+
+    std::vector<Sample> refused{sample(Outcome::refused, 2030ms, OptionState::refused)};
+    auto w = summarize_address(def, refused);
+    CHECK_FALSE(w.fast_latency);
+    CHECK(w.fast_option_refused);
+}
+
+TEST_CASE("the largest kernel retransmission count is kept", "[observation]") {
+    std::vector<Sample> v{sample(Outcome::refused, 1s), sample(Outcome::refused, 2s)};
+    v[0].syn_retransmissions = 1;
+    v[1].syn_retransmissions = 2;
+    CHECK(summarize_address(v, {}).syn_retransmissions == 2);
+    std::vector<Sample> none{sample(Outcome::refused, 1s)};
+    CHECK_FALSE(summarize_address(none, {}).syn_retransmissions);
+}

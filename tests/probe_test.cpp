@@ -1,0 +1,184 @@
+// The platform layer against real sockets the test opens itself.
+#include "loopcheck/platform.hpp"
+
+#include "support/catch.hpp"
+
+#include <vector>
+
+using namespace loopcheck;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Net {
+    platform::NetworkScope scope;
+    Net() { REQUIRE_FALSE(scope.error()); }
+};
+
+platform::Socket listener(Address bind, bool v6only = true, int backlog = 16) {
+    auto s = platform::open_listener({bind, v6only, backlog});
+    INFO((s ? "" : s.error().message));
+    REQUIRE(s.ok());
+    return std::move(*s);
+}
+
+std::uint16_t port_of(const platform::Socket& s) {
+    auto a = platform::local_address(s);
+    REQUIRE(a.ok());
+    return a->port;
+}
+
+/// Binds (without listening) the same port on the other family's loopback,
+/// so a connect there is refused for certain, whatever else runs here.
+platform::Socket hold_closed(Address bind) {
+    auto s = platform::bind_closed(bind);
+    REQUIRE(s.ok());
+    return std::move(*s);
+}
+
+bool have_ipv6() {
+    return platform::bind_closed(ipv6_loopback()).ok();
+}
+
+Sample probe_one(const Address& a, Micros timeout = 2s) {
+    std::vector<ProbeSpec> specs{{a}};
+    auto r = platform::probe(specs, timeout);
+    REQUIRE(r.size() == 1);
+    return r[0];
+}
+
+} // namespace
+
+TEST_CASE("a closed port is refused with ECONNREFUSED", "[probe][integration]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    auto s = probe_one(make_ipv4(127, 0, 0, 1, port_of(*closed)));
+    CHECK(s.outcome == Outcome::refused);
+    CHECK(s.native_name.find("CONNREFUSED") != std::string::npos);
+    CHECK(s.latency > 0us);
+    CHECK(s.option == OptionState::not_requested);
+}
+
+TEST_CASE("IPv4-only listener: 127.0.0.1 accepts, ::1 refuses", "[probe][integration]") {
+    Net net;
+    auto l = listener(make_ipv4(127, 0, 0, 1));
+    const auto port = port_of(l);
+    std::vector<ProbeSpec> specs{{make_ipv4(127, 0, 0, 1, port)}};
+    if (have_ipv6())
+        specs.push_back({ipv6_loopback(port)});
+    auto r = platform::probe(specs, 2s);
+    REQUIRE(r.size() == specs.size());
+    CHECK(r[0].outcome == Outcome::accepted);
+    CHECK(r[0].native_code == 0);
+    if (r.size() > 1)
+        CHECK(r[1].outcome == Outcome::refused);
+}
+
+TEST_CASE("IPv6-only listener (V6ONLY): ::1 accepts, 127.0.0.1 refuses", "[probe][integration]") {
+    Net net;
+    if (!have_ipv6())
+        LC_SKIP("IPv6 loopback is not available on this machine");
+    auto l = listener(ipv6_loopback(), true);
+    const auto port = port_of(l);
+    auto v4_hold = hold_closed(make_ipv4(127, 0, 0, 1, port));
+    std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
+    auto r = platform::probe(specs, 2s);
+    CHECK(r[0].outcome == Outcome::accepted);
+    CHECK(r[1].outcome == Outcome::refused);
+}
+
+TEST_CASE("dual-stack listener ([::], V6ONLY off) accepts both families", "[probe][integration]") {
+    Net net;
+    if (!have_ipv6())
+        LC_SKIP("IPv6 is not available on this machine");
+    Address any6;
+    any6.family = Family::ipv6;
+    auto l = listener(any6, false);
+    const auto port = port_of(l);
+    std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
+    auto r = platform::probe(specs, 2s);
+    CHECK(r[0].outcome == Outcome::accepted);
+    CHECK(r[1].outcome == Outcome::accepted);
+}
+
+TEST_CASE("a listener whose queue is full lets a connect time out", "[probe][integration]") {
+    Net net;
+    // Backlog 0: Linux queues one connection, then drops further SYNs
+    // without an answer, which is what a filtering firewall looks like.
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 0);
+    const auto addr = make_ipv4(127, 0, 0, 1, port_of(l));
+    std::vector<Sample> seen;
+    for (int i = 0; i < 4; ++i) {
+        auto s = probe_one(addr, 300ms);
+        seen.push_back(s);
+        if (s.outcome == Outcome::timeout)
+            break;
+    }
+    REQUIRE(seen.back().outcome == Outcome::timeout);
+    CHECK(seen.back().latency >= 300ms);
+    CHECK(seen.back().latency < 2s); // bounded by our timeout, not the stack's
+    CHECK(seen.front().outcome == Outcome::accepted);
+}
+
+TEST_CASE("results come back in spec order, one per spec", "[probe][integration]") {
+    Net net;
+    // A backlog above the number of connects: the test never accepts.
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 128);
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const auto open_addr = make_ipv4(127, 0, 0, 1, port_of(l));
+    const auto closed_addr = make_ipv4(127, 0, 0, 1, port_of(*closed));
+    std::vector<ProbeSpec> specs;
+    for (int i = 0; i < 40; ++i)
+        specs.push_back({i % 2 == 0 ? open_addr : closed_addr});
+    auto r = platform::probe(specs, 2s);
+    REQUIRE(r.size() == specs.size());
+    for (std::size_t i = 0; i < r.size(); ++i)
+        CHECK(r[i].outcome == (i % 2 == 0 ? Outcome::accepted : Outcome::refused));
+}
+
+TEST_CASE("the progress callback reports the oldest pending probe", "[probe][integration]") {
+    Net net;
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 0);
+    const auto addr = make_ipv4(127, 0, 0, 1, port_of(l));
+    (void)probe_one(addr, 300ms); // fill the one-slot queue
+    std::vector<ProbeSpec> specs{{addr}};
+    int calls = 0;
+    const ProbeSpec* oldest = nullptr;
+    auto r = platform::probe(specs, 400ms, [&](const platform::ProbeProgress& p) {
+        ++calls;
+        oldest = p.oldest;
+    });
+    if (r[0].outcome != Outcome::timeout)
+        LC_SKIP("the full queue did not hold the SYN here");
+    CHECK(calls >= 1);
+    CHECK(oldest == &specs[0]);
+}
+
+TEST_CASE("resolve keeps the resolver's order and sets the port", "[probe][integration]") {
+    Net net;
+    auto r = platform::resolve("localhost", 8080, platform::FamilyFilter::any);
+    REQUIRE(r.ok());
+    REQUIRE_FALSE(r->empty());
+    for (const auto& a : *r) {
+        CHECK(a.port == 8080);
+        CHECK(is_loopback(a));
+    }
+    auto v4 = platform::resolve("localhost", 1, platform::FamilyFilter::ipv4);
+    REQUIRE(v4.ok());
+    for (const auto& a : *v4)
+        CHECK(a.family == Family::ipv4);
+
+    auto bad = platform::resolve("nosuch.invalid", 80, platform::FamilyFilter::any);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().kind == ErrorKind::resolve);
+    CHECK(bad.error().message.find("nosuch.invalid") != std::string::npos);
+}
+
+TEST_CASE("system facts name the OS", "[probe][integration]") {
+    auto f = platform::system_facts();
+    CHECK_FALSE(f.os.empty());
+    CHECK_FALSE(f.os_version.empty());
+    CHECK_FALSE(f.hosts_file.empty());
+}

@@ -1,0 +1,79 @@
+#include "support/process.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#ifndef _WIN32
+#include <sys/wait.h>
+#endif
+
+namespace loopcheck::test {
+
+namespace {
+
+std::string quote(const std::string& arg) {
+#ifdef _WIN32
+    std::string out = "\"";
+    for (char c : arg)
+        out += c == '"' ? std::string("\\\"") : std::string(1, c);
+    return out + "\"";
+#else
+    std::string out = "'";
+    for (char c : arg)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+#endif
+}
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace
+
+RunResult run_loopcheck(const std::vector<std::string>& args) {
+    static std::atomic<int> counter{0};
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto tag = std::to_string(counter++);
+    const auto out_path = dir / ("loopcheck_test_out_" + tag);
+    const auto err_path = dir / ("loopcheck_test_err_" + tag);
+    std::string cmd = quote(LOOPCHECK_EXE);
+    for (const auto& a : args)
+        cmd.append(" ").append(quote(a));
+    cmd.append(" >").append(quote(out_path.string()));
+    cmd.append(" 2>").append(quote(err_path.string()));
+#ifdef _WIN32
+    // cmd.exe strips the outer quotes of the whole line.
+    cmd = "\"" + cmd + "\"";
+#endif
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+#ifdef _WIN32
+    r.exit_code = status;
+#else
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+#endif
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    std::filesystem::remove(out_path);
+    std::filesystem::remove(err_path);
+    return r;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+        out.push_back(line);
+    return out;
+}
+
+} // namespace loopcheck::test

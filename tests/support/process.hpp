@@ -1,0 +1,22 @@
+// Runs the real loopcheck binary for end-to-end tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loopcheck::test {
+
+struct RunResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+/// Runs loopcheck with `args` (each quoted for the shell) and captures its
+/// exit code, stdout and stderr.
+RunResult run_loopcheck(const std::vector<std::string>& args);
+
+/// Lines of `text` (without the newline characters).
+std::vector<std::string> lines(const std::string& text);
+
+} // namespace loopcheck::test

@@ -1,0 +1,141 @@
+#include "loopcheck/target.hpp"
+
+#include "support/catch.hpp"
+
+#include <string>
+
+using namespace loopcheck;
+
+namespace {
+
+Target ok(const std::string& text) {
+    auto r = parse_target(text);
+    INFO(text << " -> " << (r ? "" : r.error().message));
+    REQUIRE(r.ok());
+    return *r;
+}
+
+std::string bad(const std::string& text) {
+    auto r = parse_target(text);
+    INFO(text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind == ErrorKind::usage);
+    CHECK(r.error().message.find('\n') == std::string::npos);
+    return r.error().message;
+}
+
+bool contains(const std::string& hay, const std::string& needle) {
+    return hay.find(needle) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("host:port, literals and bare ports", "[target]") {
+    auto t = ok("localhost:11434");
+    CHECK(t.host == "localhost");
+    CHECK(t.port == 11434);
+    CHECK_FALSE(t.literal);
+    CHECK(t.scheme.empty());
+
+    t = ok("127.0.0.1:9");
+    CHECK(t.host == "127.0.0.1");
+    REQUIRE(t.literal);
+    CHECK(t.literal->family == Family::ipv4);
+    CHECK(t.literal->port == 9);
+
+    t = ok("[::1]:8080");
+    CHECK(t.host == "::1");
+    REQUIRE(t.literal);
+    CHECK(t.literal->family == Family::ipv6);
+    CHECK(t.port == 8080);
+
+    t = ok("11434");
+    CHECK(t.host == "localhost");
+    CHECK(t.port == 11434);
+    t = ok(":8000");
+    CHECK(t.host == "localhost");
+    CHECK(t.port == 8000);
+
+    t = ok("my-host.example_1.test.:65535");
+    CHECK(t.port == 65535);
+}
+
+TEST_CASE("URLs: scheme default ports; path, query and userinfo ignored", "[target]") {
+    auto t = ok("http://localhost:11434/v1");
+    CHECK(t.scheme == "http");
+    CHECK(t.host == "localhost");
+    CHECK(t.port == 11434);
+    CHECK_FALSE(t.port_from_scheme);
+
+    CHECK(ok("http://localhost/").port == 80);
+    CHECK(ok("http://localhost").port_from_scheme);
+    CHECK(ok("https://localhost/x?y=1#z").port == 443);
+    CHECK(ok("ws://localhost").port == 80);
+    CHECK(ok("wss://localhost").port == 443);
+    CHECK(ok("HTTP://LOCALHOST").scheme == "http");
+
+    t = ok("https://user:secret@[::1]:8443/path?q");
+    CHECK(t.host == "::1");
+    CHECK(t.port == 8443);
+    REQUIRE(t.literal);
+
+    t = ok("ftp://localhost:2121");
+    CHECK(t.port == 2121);
+    CHECK(t.scheme == "ftp");
+}
+
+TEST_CASE("bad targets name the bad part", "[target]") {
+    CHECK(contains(bad("localhost:0"), "port 0"));
+    CHECK(contains(bad("localhost:65536"), "65536"));
+    CHECK(contains(bad("localhost:999999"), "out of range"));
+    CHECK(contains(bad("0"), "port 0"));
+    CHECK(contains(bad("70000"), "out of range"));
+    CHECK(contains(bad(":"), "missing port"));
+    CHECK(contains(bad(":80x"), "port '80x' is not a number"));
+    CHECK(contains(bad("[::1:80"), "unbalanced"));
+    CHECK(contains(bad("::1]:80"), "unbalanced"));
+    CHECK(contains(bad("[::1]x:80"), "stray characters"));
+    CHECK(contains(bad("[]:80"), "empty host"));
+    CHECK(contains(bad("[127.0.0.1]:80"), "not an IPv6"));
+    CHECK(contains(bad("::1"), "brackets"));
+    CHECK(contains(bad("fe80::1:80"), "brackets"));
+    CHECK(contains(bad("ftp://localhost"), "no default port"));
+    CHECK(contains(bad("localhost"), "no port"));
+    CHECK(contains(bad("local host:80"), "stray character ' '"));
+    CHECK(contains(bad("bad$name:80"), "stray character '$'"));
+    CHECK(contains(bad("a..b:80"), "empty label"));
+    CHECK(contains(bad("localhost:"), "missing port"));
+    CHECK(contains(bad("localhost:8o"), "not a number"));
+    CHECK(contains(bad("1.2.3:80"), "not a valid IPv4"));
+    CHECK(contains(bad("256.0.0.1:80"), "not a valid IPv4"));
+    CHECK(contains(bad("http://"), "empty host"));
+    CHECK(contains(bad("http://user@"), "empty host"));
+    CHECK(contains(bad("1http://x:80"), "not a URL scheme"));
+    CHECK(contains(bad(""), "empty target"));
+    CHECK(contains(bad(std::string(254, 'a') + ":80"), "254 bytes"));
+    CHECK(contains(bad(std::string(64, 'a') + ".com:80"), "63 bytes"));
+    CHECK(contains(bad("host\x01:80"), "\\x01"));
+    CHECK(contains(bad("h\xc3\xa9:80"), "\\xc3"));
+}
+
+TEST_CASE("a name of exactly 253 bytes is accepted", "[target]") {
+    std::string name;
+    while (name.size() < 253)
+        name += name.empty() ? "a" : ".a";
+    name.resize(253);
+    if (name.back() == '.')
+        name.back() = 'b';
+    CHECK(ok(name + ":80").host.size() == 253);
+}
+
+TEST_CASE("rewrite_host keeps the rest of the input", "[target]") {
+    const auto v4 = make_ipv4(127, 0, 0, 1, 11434);
+    const auto v6 = ipv6_loopback(11434);
+    CHECK(rewrite_host(ok("http://localhost:11434/v1"), v4) == "http://127.0.0.1:11434/v1");
+    CHECK(rewrite_host(ok("http://localhost:11434/v1"), v6) == "http://[::1]:11434/v1");
+    CHECK(rewrite_host(ok("https://u:p@localhost/x"), v4) == "https://u:p@127.0.0.1/x");
+    CHECK(rewrite_host(ok("localhost:11434"), v4) == "127.0.0.1:11434");
+    CHECK(rewrite_host(ok("11434"), v4) == "127.0.0.1:11434");
+    CHECK(rewrite_host(ok(":11434"), v6) == "[::1]:11434");
+    CHECK(rewrite_host(ok("[::1]:11434"), v4) == "127.0.0.1:11434");
+}
