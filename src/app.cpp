@@ -2,6 +2,7 @@
 
 #include "loopcheck/diagnose.hpp"
 #include "loopcheck/exit_codes.hpp"
+#include "loopcheck/logging.hpp"
 #include "loopcheck/platform.hpp"
 #include "loopcheck/progress.hpp"
 #include "loopcheck/report.hpp"
@@ -13,23 +14,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
 namespace {
-
-void setup_logging(int verbosity) {
-    // Logs go to stderr only, so stdout stays a clean report (JSON included).
-    auto logger = spdlog::stderr_logger_mt("loopcheck");
-    logger->set_pattern("%H:%M:%S.%f %^%l%$ %v");
-    logger->set_level(verbosity < 0    ? spdlog::level::err
-                      : verbosity == 0 ? spdlog::level::warn
-                      : verbosity == 1 ? spdlog::level::debug
-                                       : spdlog::level::trace);
-    spdlog::set_default_logger(logger);
-}
 
 int fail(int code, const std::string& message) {
     std::fputs(fmt::format("loopcheck: error: {}\n", message).c_str(), stderr);

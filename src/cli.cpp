@@ -1,6 +1,7 @@
 #include "loopcheck/cli.hpp"
 
 #include "loopcheck/app.hpp"
+#include "loopcheck/command.hpp"
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/options.hpp"
 #include "loopcheck/version.hpp"
@@ -48,11 +49,6 @@ std::string one_line(std::string s) {
     return s;
 }
 
-int usage_failure(const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", one_line(message)).c_str(), stderr);
-    return exit_code::usage;
-}
-
 std::string join_command_line(int argc, char** argv) {
     std::string out = "loopcheck";
     for (int i = 1; i < argc; ++i) {
@@ -73,6 +69,11 @@ std::string join_command_line(int argc, char** argv) {
 }
 
 } // namespace
+
+int usage_failure(const std::string& message) {
+    std::fputs(fmt::format("loopcheck: error: {}\n", one_line(message)).c_str(), stderr);
+    return exit_code::usage;
+}
 
 int run_cli(int argc, char** argv) {
     CLI::App app{description, "loopcheck"};
@@ -113,6 +114,9 @@ int run_cli(int argc, char** argv) {
     app.add_flag("-v,--verbose", verbose, "log each step on stderr; -vv every socket call");
     app.add_flag("-q,--quiet", quiet, "print nothing on stderr but errors");
 
+    // Subcommands; each one's file adds itself here.
+    std::vector<Command> commands;
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -124,6 +128,9 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return usage_failure(e.what());
     }
+    for (const auto& command : commands)
+        if (command.app->parsed())
+            return command.run();
 
     auto timeout = parse_duration(timeout_text);
     if (!timeout)

@@ -1,0 +1,18 @@
+// Subcommands (loopcheck staircase, audit, listen): each lives in its own
+// src/cmd_<name>.cpp, registers itself on the CLI11 app and runs when chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace loopcheck {
+
+struct Command {
+    CLI::App* app = nullptr;   ///< the CLI11 subcommand
+    std::function<int()> run;  ///< called after a successful parse; returns the exit code
+};
+
+/// Prints "loopcheck: error: <message>" on stderr and returns exit code 2.
+int usage_failure(const std::string& message);
+
+} // namespace loopcheck
