@@ -5,7 +5,9 @@
 
 namespace loopcheck {
 
-std::string_view family_name(Family f) noexcept { return f == Family::ipv4 ? "ipv4" : "ipv6"; }
+std::string_view family_name(Family f) noexcept {
+    return f == Family::ipv4 ? "ipv4" : "ipv6";
+}
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/logging.hpp"
 #include "loopcheck/platform.hpp"
+#include "loopcheck/probe.hpp"
 #include "loopcheck/progress.hpp"
 #include "loopcheck/report.hpp"
 #include "loopcheck/report_render.hpp"
@@ -69,11 +70,10 @@ void resolve_targets(Report& report, const Options& opt) {
                 (opt.family == platform::FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
                 (opt.family == platform::FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
             if (wrong_family)
-                tr.resolve_error = Error{ErrorKind::resolve,
-                                         fmt::format("{} is not an {} address", t.host,
-                                                     opt.family == platform::FamilyFilter::ipv4
-                                                         ? "IPv4"
-                                                         : "IPv6")};
+                tr.resolve_error = Error{
+                    ErrorKind::resolve,
+                    fmt::format("{} is not an {} address", t.host,
+                                opt.family == platform::FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
             else
                 tr.addresses.push_back({*t.literal, {}, {}, {}});
             continue;
@@ -95,9 +95,9 @@ void run_rounds(Report& report, const Options& opt) {
     if (plan.specs.empty())
         return;
     ProgressLine progress(opt.verbosity >= 0 && platform::is_terminal(platform::Stream::err));
-    for (int round = 0; round < opt.count && !platform::stop_requested(); ++round) {
+    for (int round = 0; round < opt.count && !stop_requested(); ++round) {
         spdlog::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
-        auto samples = platform::probe(plan.specs, opt.timeout, progress.callback());
+        auto samples = probe(plan.specs, opt.timeout, progress.callback());
         for (std::size_t i = 0; i < samples.size(); ++i) {
             const Slot& s = plan.slots[i];
             auto& ar = report.targets[s.target].addresses[s.address];
@@ -105,7 +105,7 @@ void run_rounds(Report& report, const Options& opt) {
         }
     }
     progress.clear();
-    report.incomplete = platform::stop_requested();
+    report.incomplete = stop_requested();
 }
 
 void conclude(Report& report, const Options& opt, std::size_t expect_refused_from) {
@@ -179,9 +179,9 @@ TextStyle text_style(const Options& opt) {
     TextStyle style;
     const char* no_color = std::getenv("NO_COLOR");
     const bool no_color_set = no_color != nullptr && *no_color != '\0';
-    style.color = opt.color == ColorMode::always ||
-                  (opt.color == ColorMode::automatic && !no_color_set &&
-                   platform::is_terminal(platform::Stream::out));
+    style.color =
+        opt.color == ColorMode::always || (opt.color == ColorMode::automatic && !no_color_set &&
+                                           platform::is_terminal(platform::Stream::out));
     const int width = platform::terminal_width();
     style.width = width > 0 ? std::min(width, 120) : 100;
     return style;

@@ -53,8 +53,8 @@ std::string join_command_line(int argc, char** argv) {
     std::string out = "loopcheck";
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
-        const bool plain = !arg.empty() && arg.find_first_of(" \t\"'$`\\|&;<>()*?[]{}!#~") ==
-                                               std::string::npos;
+        const bool plain =
+            !arg.empty() && arg.find_first_of(" \t\"'$`\\|&;<>()*?[]{}!#~") == std::string::npos;
         out += ' ';
         if (plain) {
             out += arg;

@@ -18,8 +18,8 @@ using namespace std::chrono_literals;
 // and Go do it for all loopback; Go's FallbackDelay is 300 ms; Java prefers
 // IPv4 and tries one address.
 constexpr std::array<ClientModel, 8> models{{
-    {"Python requests / socket.create_connection", "sequential", ConnectAlgorithm::sequential,
-     0ms, FastFail::none, false},
+    {"Python requests / socket.create_connection", "sequential", ConnectAlgorithm::sequential, 0ms,
+     FastFail::none, false},
     {".NET HttpClient", "sequential", ConnectAlgorithm::sequential, 0ms, FastFail::none, false},
     {"Python asyncio, happy_eyeballs_delay=0.25", "Happy Eyeballs 250 ms",
      ConnectAlgorithm::happy_eyeballs, 250ms, FastFail::none, false},
@@ -27,8 +27,8 @@ constexpr std::array<ClientModel, 8> models{{
      FastFail::none, true},
     {"curl >= 8.22", "Happy Eyeballs 200 ms, no SYN retries to 127.0.0.1/::1",
      ConnectAlgorithm::happy_eyeballs, 200ms, FastFail::loopback_literals, true},
-    {"Node.js (libuv)", "sequential, no SYN retries on loopback", ConnectAlgorithm::sequential,
-     0ms, FastFail::loopback, false},
+    {"Node.js (libuv)", "sequential, no SYN retries on loopback", ConnectAlgorithm::sequential, 0ms,
+     FastFail::loopback, false},
     {"Go net.Dial", "fallback after 300 ms, no SYN retries on loopback",
      ConnectAlgorithm::go_dual_stack, 300ms, FastFail::loopback, false},
     {"Java java.net.Socket", "one address, IPv4 preferred", ConnectAlgorithm::first_ipv4, 0ms,
@@ -158,7 +158,9 @@ ConnectPrediction first_ipv4(std::span<const Attempt> attempts) {
 
 } // namespace
 
-std::span<const ClientModel> client_models() { return models; }
+std::span<const ClientModel> client_models() {
+    return models;
+}
 
 ConnectPrediction simulate(ConnectAlgorithm kind, Micros delay, std::span<const Attempt> attempts) {
     switch (kind) {
@@ -210,8 +212,8 @@ std::vector<ClientImpact> predict_clients(std::span<const Observation> obs) {
     std::vector<ClientImpact> out;
     for (const auto& m : client_models()) {
         const auto attempts = attempts_for(m, obs);
-        out.push_back({std::string(m.name), std::string(m.algorithm),
-                       simulate(m.kind, m.delay, attempts)});
+        out.push_back(
+            {std::string(m.name), std::string(m.algorithm), simulate(m.kind, m.delay, attempts)});
     }
     return out;
 }

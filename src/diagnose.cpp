@@ -46,9 +46,13 @@ std::optional<int> fits_retry_steps(Micros latency, Micros step) noexcept {
 namespace {
 
 /// The wait a refused or failed address costs a client that tries it.
-Micros cost(const Observation& o) { return o.summary.latency.median; }
+Micros cost(const Observation& o) {
+    return o.summary.latency.median;
+}
 
-bool accepted(const Observation& o) { return o.summary.outcome == Outcome::accepted; }
+bool accepted(const Observation& o) {
+    return o.summary.outcome == Outcome::accepted;
+}
 
 std::string describe(const Observation& o) {
     auto s = fmt::format("{} {}", endpoint_string(o.address), outcome_name(o.summary.outcome));
@@ -241,9 +245,8 @@ void Diagnoser::fixes() {
     } else if (first_accept_ && *first_accept_ > 0 && name_target()) {
         d_.rewritten = rewrite_host(*in_.target, obs_[*first_accept_].address);
     }
-    const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
-        return f.id == finding_id::slow_refusal;
-    });
+    const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
+                                          [](auto& f) { return f.id == finding_id::slow_refusal; });
     if (!first_accept_ && !in_.expect_refused) {
         d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
                                        "listens on (port {} here).",
@@ -251,9 +254,9 @@ void Diagnoser::fixes() {
     }
     if (!first_accept_ && slow_refusal) {
         d_.fixes.push_back(
-                "A test that uses a closed port as \"a server that is down\" pays the slow "
-                "refusal on every call: give that connect a short timeout (0.5 s), or turn "
-                "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go.");
+            "A test that uses a closed port as \"a server that is down\" pays the slow "
+            "refusal on every call: give that connect a short timeout (0.5 s), or turn "
+            "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go.");
     }
 }
 
@@ -288,16 +291,15 @@ void Diagnoser::verdict() {
     const auto& winner = obs_[*first_accept_];
     if (d_.exit_code == exit_code::slow && *first_accept_ > 0 && penalty_ > in_.threshold) {
         d_.verdict = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
-                                 input, format_duration(penalty_),
-                                 endpoint_string(winner.address));
+                                 input, format_duration(penalty_), endpoint_string(winner.address));
     } else if (d_.exit_code == exit_code::slow) {
-        d_.verdict = fmt::format("SLOW: {} connects via {}, but a connect took longer than {}",
-                                 input, endpoint_string(winner.address),
-                                 format_duration(in_.threshold));
+        d_.verdict =
+            fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", input,
+                        endpoint_string(winner.address), format_duration(in_.threshold));
     } else {
-        d_.verdict = fmt::format("OK: {} connects to {} in {}", input,
-                                 endpoint_string(winner.address),
-                                 format_duration(penalty_ + cost(winner)));
+        d_.verdict =
+            fmt::format("OK: {} connects to {} in {}", input, endpoint_string(winner.address),
+                        format_duration(penalty_ + cost(winner)));
     }
 }
 
@@ -338,12 +340,14 @@ Diagnosis Diagnoser::run() {
 
 } // namespace
 
-Diagnosis diagnose(const DiagnosisInput& in) { return Diagnoser(in).run(); }
+Diagnosis diagnose(const DiagnosisInput& in) {
+    return Diagnoser(in).run();
+}
 
 Diagnosis diagnose_unresolved(const Target& target, const Error& error) {
     Diagnosis d;
-    d.findings.push_back({std::string(finding_id::unresolved), Severity::error, "", error.message,
-                          std::nullopt});
+    d.findings.push_back(
+        {std::string(finding_id::unresolved), Severity::error, "", error.message, std::nullopt});
     d.verdict = fmt::format("UNRESOLVED: {}", error.message);
     d.fixes.push_back(fmt::format("Check the name '{}' (and the hosts file).", target.host));
     d.exit_code = exit_code::unresolved;

@@ -79,6 +79,8 @@ std::string format_duration(Micros d) {
     return fmt::format("{:.2f} s", us / 1e6);
 }
 
-double to_ms(Micros d) noexcept { return static_cast<double>(d.count()) / 1000.0; }
+double to_ms(Micros d) noexcept {
+    return static_cast<double>(d.count()) / 1000.0;
+}
 
 } // namespace loopcheck

@@ -128,9 +128,10 @@ std::string JsonWriter::escape(std::string_view s) {
             continue;
         }
         // Copy a well-formed UTF-8 sequence; replace anything else.
-        const int len = (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3
-                        : (c >= 0xF0 && c <= 0xF4)                             ? 4
-                                                                               : 0;
+        const int len = (c >= 0xC2 && c <= 0xDF)   ? 2
+                        : (c >= 0xE0 && c <= 0xEF) ? 3
+                        : (c >= 0xF0 && c <= 0xF4) ? 4
+                                                   : 0;
         bool ok = len > 0 && i + len <= s.size();
         if (ok) {
             // Second-byte ranges that rule out overlong forms and surrogates.

@@ -45,8 +45,8 @@ AddressSummary summarize_address(std::span<const Sample> samples,
     out.latency = latency_of(samples);
     for (const auto& s : samples)
         if (s.syn_retransmissions)
-            out.syn_retransmissions = std::max(out.syn_retransmissions.value_or(0),
-                                               *s.syn_retransmissions);
+            out.syn_retransmissions =
+                std::max(out.syn_retransmissions.value_or(0), *s.syn_retransmissions);
 
     // Only probes where the OS actually took the option say anything about
     // "without SYN retries"; the others are plain default probes.

@@ -3,7 +3,6 @@
 #include "loopcheck/platform.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -24,8 +23,6 @@
 namespace loopcheck::platform {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
 
 // --- Error translation: the one place errno values become outcomes. -------
 
@@ -129,7 +126,9 @@ std::optional<Address> from_sockaddr(const sockaddr* sa) {
     return std::nullopt;
 }
 
-int native_family(Family f) { return f == Family::ipv4 ? AF_INET : AF_INET6; }
+int native_family(Family f) {
+    return f == Family::ipv4 ? AF_INET : AF_INET6;
+}
 
 /// A TCP socket set non-blocking and close-on-exec; -1 with errno set on failure.
 int open_tcp_socket(Family family) {
@@ -197,25 +196,15 @@ std::optional<int> read_syn_retransmissions(int fd) {
     return std::nullopt;
 }
 
-// --- The probe loop. ------------------------------------------------------
-
-/// How many connects may be in flight: the soft descriptor limit less a
-/// reserve for stdio, the resolver and listeners the caller holds.
-std::size_t concurrency_limit() {
-    rlimit rl{};
-    std::size_t limit = 1024;
-    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        limit = static_cast<std::size_t>(rl.rlim_cur);
-    constexpr std::size_t reserve = 32;
-    limit = limit > reserve + 1 ? limit - reserve : 1;
-    return std::min<std::size_t>(limit, 4096);
+/// Reads the kernel's count, closes the socket and fills the sample's
+/// option state from what start() recorded.
+void close_with(int& fd, Sample& s) {
+    if (fd < 0)
+        return;
+    s.syn_retransmissions = read_syn_retransmissions(fd);
+    ::close(fd);
+    fd = -1;
 }
-
-struct InFlight {
-    std::size_t index;
-    int fd;
-    Micros start;
-};
 
 } // namespace
 
@@ -223,12 +212,8 @@ NetworkScope::NetworkScope() = default;
 NetworkScope::~NetworkScope() = default;
 
 Micros monotonic_now() {
-    return std::chrono::duration_cast<Micros>(
-        std::chrono::steady_clock::now().time_since_epoch());
+    return std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now().time_since_epoch());
 }
-
-void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
-bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
 
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
                                      FamilyFilter filter) {
@@ -266,131 +251,153 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
     return out;
 }
 
-std::vector<Sample> probe(std::span<const ProbeSpec> specs, Micros timeout,
-                          const ProgressFn& progress) {
-    std::vector<Sample> results(specs.size());
-    std::vector<InFlight> flight;
-    std::vector<pollfd> pfds;
-    std::size_t limit = std::max<std::size_t>(1, concurrency_limit());
-    std::size_t next = 0;
-    Micros last_progress = monotonic_now();
+// --- ConnectSet: non-blocking connects waited with poll(). ----------------
 
-    auto finish = [&](InFlight& f, Sample s) {
-        s.syn_retransmissions = read_syn_retransmissions(f.fd);
-        const Sample& prior = results[f.index];
-        s.option = prior.option;
-        s.option_error = prior.option_error;
-        spdlog::trace("probe {} -> {} in {} us ({})", endpoint_string(specs[f.index].address),
-                      outcome_name(s.outcome), s.latency.count(), s.native_name);
-        results[f.index] = std::move(s);
-        ::close(f.fd);
-        f.fd = -1;
+struct ConnectSet::Impl {
+    struct Entry {
+        int fd = -1;
+        Micros start{0};
+        Sample sample; ///< option state from start(); the rest when it ends
     };
+    std::vector<Entry> entries;       ///< indexed by Id
+    std::vector<Id> finished_at_once; ///< reported by the next wait()
+    std::vector<Id> open;             ///< ids with a connect in progress
+    std::vector<pollfd> pfds;
 
-    while (next < specs.size() || !flight.empty()) {
-        // Start as many as the limit allows.
-        while (next < specs.size() && flight.size() < limit && !stop_requested()) {
-            const ProbeSpec& spec = specs[next];
-            const int fd = open_tcp_socket(spec.address.family);
-            if (fd < 0) {
-                const int err = errno;
-                if ((err == EMFILE || err == ENFILE) && !flight.empty()) {
-                    // Someone else holds descriptors too: wait for ours to drain.
-                    limit = flight.size();
-                    break;
-                }
-                results[next] = sample_from_errno(err, Micros{0});
-                spdlog::trace("socket() for {} failed: {}", endpoint_string(spec.address),
-                              results[next].native_name);
-                ++next;
-                continue;
-            }
-            apply_syn_policy(fd, spec, results[next]);
-            sockaddr_storage ss{};
-            const socklen_t len = to_sockaddr(spec.address, ss);
-            const Micros start = monotonic_now();
-            const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&ss), len);
-            const int err = rc == 0 ? 0 : errno;
-            spdlog::trace("connect({}) -> {}", endpoint_string(spec.address),
-                          rc == 0 ? "0" : classify_errno(err).name);
-            InFlight f{next, fd, start};
-            ++next;
-            if (rc == 0) {
-                Sample s;
-                s.outcome = Outcome::accepted;
-                s.latency = monotonic_now() - start;
-                finish(f, std::move(s));
-            } else if (err != EINPROGRESS) {
-                finish(f, sample_from_errno(err, monotonic_now() - start));
-            } else {
-                flight.push_back(f);
-            }
+    Completion complete(Id id, Sample s) {
+        Entry& e = entries[id];
+        s.option = e.sample.option;
+        s.option_error = e.sample.option_error;
+        close_with(e.fd, s);
+        return {id, std::move(s)};
+    }
+};
+
+ConnectSet::ConnectSet() : impl_(std::make_unique<Impl>()) {}
+
+ConnectSet::~ConnectSet() {
+    for (auto& e : impl_->entries)
+        if (e.fd >= 0)
+            ::close(e.fd);
+}
+
+std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
+    const int fd = open_tcp_socket(spec.address.family);
+    if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+        return std::nullopt;
+    const Id id = impl_->entries.size();
+    impl_->entries.push_back({});
+    auto& e = impl_->entries.back();
+    if (fd < 0) {
+        e.sample = sample_from_errno(errno, Micros{0});
+        spdlog::trace("socket() for {} failed: {}", endpoint_string(spec.address),
+                      e.sample.native_name);
+        impl_->finished_at_once.push_back(id);
+        return id;
+    }
+    e.fd = fd;
+    apply_syn_policy(fd, spec, e.sample);
+    sockaddr_storage ss{};
+    const socklen_t len = to_sockaddr(spec.address, ss);
+    e.start = monotonic_now();
+    const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&ss), len);
+    const int err = rc == 0 ? 0 : errno;
+    const Micros elapsed = monotonic_now() - e.start;
+    spdlog::trace("connect({}) -> {}", endpoint_string(spec.address),
+                  rc == 0 ? "0" : classify_errno(err).name);
+    if (rc == 0 || err != EINPROGRESS) {
+        Sample s = rc == 0 ? Sample{} : sample_from_errno(err, elapsed);
+        if (rc == 0) {
+            s.outcome = Outcome::accepted;
+            s.latency = elapsed;
         }
-        if (flight.empty()) {
-            if (stop_requested()) {
-                for (; next < specs.size(); ++next) {
-                    results[next].outcome = Outcome::timeout;
-                    results[next].native_name = "interrupted";
-                }
-            }
+        s.option = e.sample.option;
+        s.option_error = e.sample.option_error;
+        close_with(e.fd, s);
+        e.sample = std::move(s);
+        impl_->finished_at_once.push_back(id);
+        return id;
+    }
+    impl_->open.push_back(id);
+    return id;
+}
+
+std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
+    auto& im = *impl_;
+    std::vector<Completion> done;
+    if (!im.finished_at_once.empty()) {
+        for (Id id : im.finished_at_once)
+            done.push_back({id, std::move(im.entries[id].sample)});
+        im.finished_at_once.clear();
+        return done;
+    }
+    if (im.open.empty())
+        return done;
+    im.pfds.clear();
+    for (Id id : im.open)
+        im.pfds.push_back({im.entries[id].fd, POLLOUT, 0});
+    // Round up so that a wait of 0.4 ms does not become a busy 0 ms poll.
+    const int wait_ms = static_cast<int>((std::max(max_wait, Micros{0}).count() + 999) / 1000);
+    const int n = ::poll(im.pfds.data(), static_cast<nfds_t>(im.pfds.size()), wait_ms);
+    const Micros now = monotonic_now();
+    if (n < 0) {
+        if (errno != EINTR)
+            spdlog::warn("poll failed: {}", std::strerror(errno));
+        return done;
+    }
+    std::vector<Id> still_open;
+    for (std::size_t i = 0; i < im.open.size(); ++i) {
+        const Id id = im.open[i];
+        if (im.pfds[i].revents == 0) {
+            still_open.push_back(id);
             continue;
         }
-
-        Micros now = monotonic_now();
-        Micros wait = timeout;
-        for (const auto& f : flight)
-            wait = std::min(wait, f.start + timeout - now);
-        if (progress)
-            wait = std::min(wait, Micros{100'000});
-        wait = std::max(wait, Micros{0});
-
-        pfds.clear();
-        for (const auto& f : flight)
-            pfds.push_back({f.fd, POLLOUT, 0});
-        // Round up so a wait of 0.4 ms does not become a busy 0 ms poll.
-        const int wait_ms = static_cast<int>((wait.count() + 999) / 1000);
-        const int n = ::poll(pfds.data(), static_cast<nfds_t>(pfds.size()), wait_ms);
-        now = monotonic_now();
-        if (n < 0 && errno != EINTR) {
-            const int err = errno;
-            for (auto& f : flight)
-                finish(f, sample_from_errno(err, now - f.start));
+        // POLLOUT alone: connected. POLLERR/POLLHUP: failed; SO_ERROR says
+        // why (and clears it).
+        int soerr = 0;
+        socklen_t len = sizeof soerr;
+        if (::getsockopt(im.entries[id].fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
+            soerr = errno;
+        Sample s;
+        if (soerr == 0) {
+            s.outcome = Outcome::accepted;
+            s.latency = now - im.entries[id].start;
+        } else {
+            s = sample_from_errno(soerr, now - im.entries[id].start);
         }
-        for (std::size_t i = 0; i < flight.size(); ++i) {
-            auto& f = flight[i];
-            if (n > 0 && pfds[i].revents != 0) {
-                int soerr = 0;
-                socklen_t len = sizeof soerr;
-                if (::getsockopt(f.fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
-                    soerr = errno;
-                if (soerr == 0) {
-                    Sample s;
-                    s.outcome = Outcome::accepted;
-                    s.latency = now - f.start;
-                    finish(f, std::move(s));
-                } else {
-                    finish(f, sample_from_errno(soerr, now - f.start));
-                }
-            } else if (f.fd >= 0 && (now - f.start >= timeout || stop_requested())) {
-                Sample s;
-                s.outcome = Outcome::timeout;
-                s.latency = now - f.start;
-                s.native_name = stop_requested() ? "interrupted" : "";
-                finish(f, std::move(s));
-            }
-        }
-        std::erase_if(flight, [](const InFlight& f) { return f.fd < 0; });
-
-        if (progress && !flight.empty() && now - last_progress >= Micros{100'000}) {
-            last_progress = now;
-            const auto oldest = std::min_element(
-                flight.begin(), flight.end(),
-                [](const InFlight& a, const InFlight& b) { return a.start < b.start; });
-            progress({now - oldest->start, flight.size() + (specs.size() - next),
-                      &specs[oldest->index]});
-        }
+        done.push_back(im.complete(id, std::move(s)));
     }
-    return results;
+    im.open = std::move(still_open);
+    return done;
+}
+
+Sample ConnectSet::abandon(Id id) {
+    auto& im = *impl_;
+    Sample s;
+    s.outcome = Outcome::timeout;
+    s.latency = monotonic_now() - im.entries[id].start;
+    std::erase(im.open, id);
+    return im.complete(id, std::move(s)).sample;
+}
+
+Micros ConnectSet::started_at(Id id) const {
+    return impl_->entries[id].start;
+}
+
+std::size_t ConnectSet::pending() const noexcept {
+    return impl_->open.size() + impl_->finished_at_once.size();
+}
+
+std::size_t ConnectSet::capacity() noexcept {
+    // The soft descriptor limit less a reserve for stdio, the resolver and
+    // any listeners the caller holds.
+    rlimit rl{};
+    std::size_t limit = 1024;
+    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        limit = static_cast<std::size_t>(rl.rlim_cur);
+    constexpr std::size_t reserve = 32;
+    limit = limit > reserve + 1 ? limit - reserve : 1;
+    return std::min<std::size_t>(limit, 4096);
 }
 
 Socket::~Socket() {
@@ -412,8 +419,8 @@ namespace {
 Result<Socket> bound_socket(const Address& bind, bool v6only) {
     const int fd = open_tcp_socket(bind.family);
     if (fd < 0)
-        return system_error(fmt::format("socket() for {} failed: {}", endpoint_string(bind),
-                                        std::strerror(errno)));
+        return system_error(
+            fmt::format("socket() for {} failed: {}", endpoint_string(bind), std::strerror(errno)));
     Socket sock(fd);
     const int one = 1;
     // SO_REUSEADDR lets a listener come back on a port still in TIME_WAIT;
@@ -445,7 +452,9 @@ Result<Socket> open_listener(const ListenOptions& options) {
     return sock;
 }
 
-Result<Socket> bind_closed(const Address& address) { return bound_socket(address, true); }
+Result<Socket> bind_closed(const Address& address) {
+    return bound_socket(address, true);
+}
 
 Result<Address> local_address(const Socket& socket) {
     sockaddr_storage ss{};
@@ -468,7 +477,8 @@ Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros w
         return std::optional<Address>{};
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
-    const int fd = ::accept(static_cast<int>(listener.native()), reinterpret_cast<sockaddr*>(&ss), &len);
+    const int fd =
+        ::accept(static_cast<int>(listener.native()), reinterpret_cast<sockaddr*>(&ss), &len);
     if (fd < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR)
             return std::optional<Address>{};
@@ -506,7 +516,8 @@ SystemFacts system_facts() {
     // makes the first retries 1 s apart instead of doubling.
     for (const char* name : {"tcp_syn_retries", "tcp_syn_linear_timeouts"}) {
         const std::string path = fmt::format("/proc/sys/net/ipv4/{}", name);
-        f.tcp_settings.emplace_back(fmt::format("net.ipv4.{}", name), read_first_line(path.c_str()));
+        f.tcp_settings.emplace_back(fmt::format("net.ipv4.{}", name),
+                                    read_first_line(path.c_str()));
     }
     f.tcp_settings.emplace_back("net.ipv6.bindv6only",
                                 read_first_line("/proc/sys/net/ipv6/bindv6only"));
@@ -514,7 +525,9 @@ SystemFacts system_facts() {
     return f;
 }
 
-bool is_terminal(Stream s) noexcept { return ::isatty(s == Stream::out ? 1 : 2) == 1; }
+bool is_terminal(Stream s) noexcept {
+    return ::isatty(s == Stream::out ? 1 : 2) == 1;
+}
 
 int terminal_width() noexcept {
     winsize ws{};

@@ -5,17 +5,17 @@
 
 namespace loopcheck {
 
-platform::ProgressFn ProgressLine::callback() {
+ProgressFn ProgressLine::callback() {
     if (!enabled_)
         return {};
-    return [this](const platform::ProbeProgress& p) { show(p); };
+    return [this](const ProbeProgress& p) { show(p); };
 }
 
-void ProgressLine::show(const platform::ProbeProgress& p) {
+void ProgressLine::show(const ProbeProgress& p) {
     if (p.elapsed < show_after_ || p.oldest == nullptr)
         return;
     const auto seconds = static_cast<double>(p.elapsed.count()) / 1e6;
-    std::string text = fmt::format("\r\033[Kwaiting for {} ... {:.1f} s", 
+    std::string text = fmt::format("\r\033[Kwaiting for {} ... {:.1f} s",
                                    endpoint_string(p.oldest->address), seconds);
     if (p.pending > 1)
         text += fmt::format(" ({} pending)", p.pending);

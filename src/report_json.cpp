@@ -8,7 +8,9 @@ namespace loopcheck {
 
 namespace {
 
-void ms(JsonWriter& w, std::string_view key, Micros d) { w.key(key).number(to_ms(d), 3); }
+void ms(JsonWriter& w, std::string_view key, Micros d) {
+    w.key(key).number(to_ms(d), 3);
+}
 
 void summary(JsonWriter& w, const Summary& s) {
     w.begin_object();

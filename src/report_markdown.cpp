@@ -96,9 +96,10 @@ std::string render_markdown(const Report& r) {
         if (t.resolve_error) {
             out += fmt::format("{}\n", t.resolve_error->message);
         } else {
-            out += fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
-                               t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
-                               t.addresses.size());
+            out +=
+                fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
+                            t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
+                            t.addresses.size());
             address_table(out, t, r.count);
         }
         if (!t.diagnosis.findings.empty()) {
@@ -114,8 +115,9 @@ std::string render_markdown(const Report& r) {
                 const auto& p = c.prediction;
                 out += fmt::format("| {} | {} | {}{} | {} |\n", cell(c.client), cell(c.algorithm),
                                    p.lower_bound ? ">= " : "",
-                                   p.connected ? format_duration(p.time)
-                                               : fmt::format("fails after {}", format_duration(p.time)),
+                                   p.connected
+                                       ? format_duration(p.time)
+                                       : fmt::format("fails after {}", format_duration(p.time)),
                                    p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
             }
         }

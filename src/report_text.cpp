@@ -130,36 +130,36 @@ void address_table(Writer& w, const TargetReport& t, int count) {
     const bool any_fast = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
         return a.summary.fast_latency || a.summary.fast_option_refused;
     });
-    const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(),
-                                     [](auto& a) { return a.summary.syn_retransmissions.has_value(); });
+    const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.syn_retransmissions.has_value();
+    });
     struct Row {
         std::string n, address, outcome, latency, fast, rtx, native;
     };
     std::vector<Row> rows;
-    rows.push_back({"#", "address", "outcome",
-                    count > 1 ? "latency min / median / max" : "latency",
+    rows.push_back({"#", "address", "outcome", count > 1 ? "latency min / median / max" : "latency",
                     any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "", "detail"});
     for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const auto& a = t.addresses[i];
-        rows.push_back({std::to_string(i + 1), endpoint_string(a.address),
-                        outcome_cell(a.summary), latency_cell(a.summary.latency, count),
-                        any_fast ? fast_cell(a.summary, count) : "",
-                        a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
-                                                      : (any_rtx ? "n/a" : ""),
-                        a.summary.native_name});
+        rows.push_back(
+            {std::to_string(i + 1), endpoint_string(a.address), outcome_cell(a.summary),
+             latency_cell(a.summary.latency, count), any_fast ? fast_cell(a.summary, count) : "",
+             a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
+                                           : (any_rtx ? "n/a" : ""),
+             a.summary.native_name});
     }
     std::array<std::size_t, 7> widths{};
     for (const auto& r : rows) {
-        const std::array<const std::string*, 7> cells{&r.n, &r.address, &r.outcome, &r.latency,
-                                                      &r.fast, &r.rtx, &r.native};
+        const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
+                                                      &r.fast, &r.rtx,     &r.native};
         for (std::size_t c = 0; c < cells.size(); ++c)
             widths[c] = std::max(widths[c], cells[c]->size());
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         std::string line = "  ";
-        const std::array<const std::string*, 7> cells{&r.n, &r.address, &r.outcome, &r.latency,
-                                                      &r.fast, &r.rtx, &r.native};
+        const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
+                                                      &r.fast, &r.rtx,     &r.native};
         for (std::size_t c = 0; c < cells.size(); ++c) {
             if (widths[c] == 0)
                 continue;
@@ -179,11 +179,11 @@ void client_table(Writer& w, const TargetReport& t) {
     }
     for (const auto& c : t.diagnosis.clients) {
         const auto& p = c.prediction;
-        std::string result =
-            p.connected ? fmt::format("{}{} via {}", p.lower_bound ? ">= " : "",
-                                      format_duration(p.time), endpoint_string(*p.via))
-                        : fmt::format("fails after {}{}", p.lower_bound ? ">= " : "",
-                                      format_duration(p.time));
+        std::string result = p.connected
+                                 ? fmt::format("{}{} via {}", p.lower_bound ? ">= " : "",
+                                               format_duration(p.time), endpoint_string(*p.via))
+                                 : fmt::format("fails after {}{}", p.lower_bound ? ">= " : "",
+                                               format_duration(p.time));
         w.line(fmt::format("  {:<{}}  {:<{}}  {}", c.client, name_w, c.algorithm, algo_w, result));
     }
 }
@@ -219,11 +219,10 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         if (t.diagnosis.clients_agree) {
             const auto& p = t.diagnosis.clients.front().prediction;
             w.wrapped("  ",
-                      p.connected
-                          ? fmt::format("Every client model connects in {} via {}.",
-                                        format_duration(p.time), endpoint_string(*p.via))
-                          : fmt::format("Every client model fails after {}.",
-                                        format_duration(p.time)),
+                      p.connected ? fmt::format("Every client model connects in {} via {}.",
+                                                format_duration(p.time), endpoint_string(*p.via))
+                                  : fmt::format("Every client model fails after {}.",
+                                                format_duration(p.time)),
                       2);
         } else {
             w.line("  What each client pays to connect (modelled from the times above)");

@@ -32,8 +32,8 @@ std::vector<std::string> self_check_statements(const TargetReport& localhost,
                                                const TargetReport* closed_v6, Micros threshold) {
     std::vector<std::string> out;
     if (localhost.resolve_error) {
-        out.push_back(fmt::format("localhost does not resolve here: {}.",
-                                  localhost.resolve_error->message));
+        out.push_back(
+            fmt::format("localhost does not resolve here: {}.", localhost.resolve_error->message));
     } else if (!localhost.addresses.empty()) {
         std::vector<std::string> ips;
         for (const auto& a : localhost.addresses)
@@ -41,12 +41,12 @@ std::vector<std::string> self_check_statements(const TargetReport& localhost,
         const bool v6_first = localhost.addresses.front().address.family == Family::ipv6;
         const bool has_v6 = std::any_of(localhost.addresses.begin(), localhost.addresses.end(),
                                         [](auto& a) { return a.address.family == Family::ipv6; });
-        out.push_back(fmt::format(
-            "localhost resolves to {}{}: {}.", fmt::join(ips, ", "),
-            ips.size() == 1 ? " only" : ", in that order",
-            v6_first  ? "IPv6 first, as on Windows"
-            : has_v6  ? "IPv4 first, so clients reach a 127.0.0.1-only server at once"
-                      : "IPv4 only, so clients never try ::1"));
+        out.push_back(
+            fmt::format("localhost resolves to {}{}: {}.", fmt::join(ips, ", "),
+                        ips.size() == 1 ? " only" : ", in that order",
+                        v6_first ? "IPv6 first, as on Windows"
+                        : has_v6 ? "IPv4 first, so clients reach a 127.0.0.1-only server at once"
+                                 : "IPv4 only, so clients never try ::1"));
     }
     out.push_back(refusal_sentence(closed_v4, "127.0.0.1", threshold));
     if (closed_v6)

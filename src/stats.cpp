@@ -27,7 +27,8 @@ Summary summarize(std::span<const Micros> values) {
         sq += diff * diff;
     }
     s.mean = Micros{std::llround(static_cast<double>(mean))};
-    s.stddev = Micros{std::llround(std::sqrt(static_cast<double>(sq / static_cast<long double>(n))))};
+    s.stddev =
+        Micros{std::llround(std::sqrt(static_cast<double>(sq / static_cast<long double>(n))))};
     return s;
 }
 

@@ -14,7 +14,8 @@ struct Scheme {
     std::uint16_t port;
 };
 // Schemes whose default port a user may leave out. Others need ":PORT".
-constexpr std::array<Scheme, 4> known_schemes{{{"http", 80}, {"https", 443}, {"ws", 80}, {"wss", 443}}};
+constexpr std::array<Scheme, 4> known_schemes{
+    {{"http", 80}, {"https", 443}, {"ws", 80}, {"wss", 443}}};
 
 std::string printable(std::string_view s) {
     // Non-printable bytes would otherwise reach the terminal raw.
@@ -66,11 +67,11 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
     if (host.empty())
         return fail("empty host");
     if (host.size() > max_host_length)
-        return fail(fmt::format("host name is {} bytes long (at most {})", host.size(),
-                                max_host_length));
+        return fail(
+            fmt::format("host name is {} bytes long (at most {})", host.size(), max_host_length));
     for (char c : host) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                        c == '-' || c == '.' || c == '_';
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
         if (!ok)
             return fail(fmt::format("stray character '{}' in host '{}'",
                                     printable(std::string_view(&c, 1)), printable(host)));
@@ -93,7 +94,8 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
         start = dot + 1;
     }
     // All digits and dots looks like IPv4; then it must be a valid one.
-    if (std::all_of(host.begin(), host.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
+    if (std::all_of(host.begin(), host.end(),
+                    [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
         return fail(fmt::format("'{}' is not a valid IPv4 address", printable(host)));
     return std::nullopt;
 }
@@ -182,8 +184,8 @@ Result<Target> Parser::run() {
 
     // A bare port, "11434" or ":11434", means localhost.
     auto port_only = rest.starts_with(':') ? rest.substr(1) : rest;
-    if (!port_only.empty() &&
-        std::all_of(port_only.begin(), port_only.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (!port_only.empty() && std::all_of(port_only.begin(), port_only.end(),
+                                          [](char c) { return c >= '0' && c <= '9'; })) {
         auto port = parse_port(port_only);
         if (!port)
             return port.error();
@@ -194,11 +196,11 @@ Result<Target> Parser::run() {
 
     if (auto sep = rest.find("://"); sep != std::string_view::npos) {
         auto scheme = rest.substr(0, sep);
-        const bool valid =
-            !scheme.empty() && std::isalpha(static_cast<unsigned char>(scheme[0])) &&
-            std::all_of(scheme.begin(), scheme.end(), [](char c) {
-                return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-            });
+        const bool valid = !scheme.empty() && std::isalpha(static_cast<unsigned char>(scheme[0])) &&
+                           std::all_of(scheme.begin(), scheme.end(), [](char c) {
+                               return std::isalnum(static_cast<unsigned char>(c)) || c == '+' ||
+                                      c == '-' || c == '.';
+                           });
         if (!valid)
             return fail(fmt::format("'{}' is not a URL scheme", printable(scheme)));
         for (char c : scheme)
@@ -222,7 +224,9 @@ Result<Target> Parser::run() {
 
 } // namespace
 
-Result<Target> parse_target(std::string_view text) { return Parser(text).run(); }
+Result<Target> parse_target(std::string_view text) {
+    return Parser(text).run();
+}
 
 std::string rewrite_host(const Target& t, const Address& to) {
     const std::string host =

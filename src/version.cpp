@@ -13,7 +13,9 @@
 
 namespace loopcheck {
 
-std::string_view version() noexcept { return LOOPCHECK_VERSION; }
+std::string_view version() noexcept {
+    return LOOPCHECK_VERSION;
+}
 
 std::string version_string() {
     return fmt::format("loopcheck {} ({}; CLI11 {}, fmt {}.{}.{}, spdlog {}.{}.{})", version(),

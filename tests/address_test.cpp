@@ -1,5 +1,4 @@
 #include "loopcheck/address.hpp"
-
 #include "support/catch.hpp"
 
 using namespace loopcheck;
@@ -13,7 +12,8 @@ TEST_CASE("IPv4 literals round-trip and reject sloppy forms", "[address]") {
     CHECK(is_loopback(*parse_ip_literal("127.255.0.9")));
     CHECK_FALSE(is_loopback(*parse_ip_literal("128.0.0.1")));
     CHECK(is_unspecified(*parse_ip_literal("0.0.0.0")));
-    for (const char* badv4 : {"127.1", "127.0.0.01", "256.1.1.1", "1.2.3.4.5", "1.2.3.", "", "a.b.c.d"})
+    for (const char* badv4 :
+         {"127.1", "127.0.0.01", "256.1.1.1", "1.2.3.4.5", "1.2.3.", "", "a.b.c.d"})
         CHECK_FALSE(parse_ip_literal(badv4));
 }
 
@@ -22,19 +22,20 @@ TEST_CASE("IPv6 literals parse and print in RFC 5952 form", "[address]") {
         const char* in;
         const char* out;
     };
-    for (auto c : {Case{"::1", "::1"}, Case{"::", "::"}, Case{"0:0:0:0:0:0:0:1", "::1"},
-                   Case{"2001:DB8::1", "2001:db8::1"}, Case{"2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"},
-                   Case{"2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"},
-                   Case{"::ffff:127.0.0.1", "::ffff:7f00:1"}, Case{"fe80::1%3", "fe80::1%3"},
-                   Case{"1::", "1::"}}) {
+    for (auto c :
+         {Case{"::1", "::1"}, Case{"::", "::"}, Case{"0:0:0:0:0:0:0:1", "::1"},
+          Case{"2001:DB8::1", "2001:db8::1"}, Case{"2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"},
+          Case{"2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"},
+          Case{"::ffff:127.0.0.1", "::ffff:7f00:1"}, Case{"fe80::1%3", "fe80::1%3"},
+          Case{"1::", "1::"}}) {
         INFO(c.in);
         auto a = parse_ip_literal(c.in);
         REQUIRE(a);
         CHECK(a->family == Family::ipv6);
         CHECK(ip_string(*a) == c.out);
     }
-    for (const char* badv6 : {":::", "1:2:3:4:5:6:7:8:9", "1::2::3", ":1", "1:", "12345::",
-                              "g::1", "fe80::1%", "fe80::1%eth0", "::1.2.3", "1:2:3:4:5:6:7::8:9"})
+    for (const char* badv6 : {":::", "1:2:3:4:5:6:7:8:9", "1::2::3", ":1", "1:", "12345::", "g::1",
+                              "fe80::1%", "fe80::1%eth0", "::1.2.3", "1:2:3:4:5:6:7::8:9"})
         CHECK_FALSE(parse_ip_literal(badv6));
 }
 

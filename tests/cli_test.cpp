@@ -1,7 +1,6 @@
 // End to end: the real binary, its exit codes and its one-line errors.
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/platform.hpp"
-
 #include "support/catch.hpp"
 #include "support/process.hpp"
 
@@ -88,7 +87,8 @@ TEST_CASE("a closed port: exit 3, or 0 with --expect refused", "[cli][integratio
     CHECK(e.exit_code == exit_code::healthy);
 }
 
-TEST_CASE("a name that does not resolve: exit 4 with the resolver's message", "[cli][integration]") {
+TEST_CASE("a name that does not resolve: exit 4 with the resolver's message",
+          "[cli][integration]") {
     auto r = run_loopcheck({"nosuch.invalid:80"});
     CHECK(r.exit_code == exit_code::unresolved);
     CHECK(contains(r.out, "UNRESOLVED"));

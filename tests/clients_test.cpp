@@ -1,5 +1,4 @@
 #include "loopcheck/clients.hpp"
-
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 
@@ -57,8 +56,9 @@ TEST_CASE("Windows, IPv4-only server: what each client pays", "[clients]") {
 TEST_CASE("curl < 8.22 to localhost:9 on Windows fails after about 2.23 s", "[clients]") {
     // Both addresses refuse after 2.03 s; curl starts 127.0.0.1 200 ms
     // after ::1, so it gives up at 2.23 s (measured: 2.24 to 2.25 s).
-    std::vector<Observation> obs{observe(ipv6_loopback(9), Outcome::refused, 2030ms, 700us),
-                                 observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 2030ms, 700us)};
+    std::vector<Observation> obs{
+        observe(ipv6_loopback(9), Outcome::refused, 2030ms, 700us),
+        observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 2030ms, 700us)};
     const auto all = predict_clients(obs);
     auto& curl = client(all, "curl < 8.22").prediction;
     CHECK_FALSE(curl.connected);

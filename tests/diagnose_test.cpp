@@ -1,6 +1,5 @@
 #include "loopcheck/diagnose.hpp"
 #include "loopcheck/exit_codes.hpp"
-
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 
@@ -99,11 +98,11 @@ TEST_CASE("the cause is inferred from the retry staircase when not paired", "[di
 }
 
 TEST_CASE("the kernel's retransmission count names the cause (Linux netns)", "[diagnose]") {
-    auto r = diagnose_scenario(
-        "localhost:8000",
-        {observe(ipv6_loopback(8000), Outcome::refused, 1020ms, std::nullopt, 1),
-         observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 60us)},
-        "Linux");
+    auto r =
+        diagnose_scenario("localhost:8000",
+                          {observe(ipv6_loopback(8000), Outcome::refused, 1020ms, std::nullopt, 1),
+                           observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 60us)},
+                          "Linux");
     auto* slow = find(r.d, finding_id::slow_refusal);
     REQUIRE(slow);
     CHECK(slow->cause == cause::syn_retransmission);
@@ -112,8 +111,7 @@ TEST_CASE("the kernel's retransmission count names the cause (Linux netns)", "[d
     CHECK(*r.d.rewritten == "127.0.0.1:8000");
 }
 
-TEST_CASE("Linux: a fast refusal then IPv4 is healthy, with the latent cost named",
-          "[diagnose]") {
+TEST_CASE("Linux: a fast refusal then IPv4 is healthy, with the latent cost named", "[diagnose]") {
     auto r = diagnose_scenario("localhost:8000",
                                {observe(ipv6_loopback(8000), Outcome::refused, 20us),
                                 observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 50us)},
@@ -176,9 +174,8 @@ TEST_CASE("a timeout is no refusal, and a short --timeout is flagged", "[diagnos
 }
 
 TEST_CASE("a slow accept is slow", "[diagnose]") {
-    auto r = diagnose_scenario("127.0.0.1:80",
-                               {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)},
-                               "Linux");
+    auto r = diagnose_scenario(
+        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)}, "Linux");
     CHECK(find(r.d, finding_id::slow_accept));
     CHECK(r.d.exit_code == exit_code::slow);
 }

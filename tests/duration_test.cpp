@@ -1,5 +1,4 @@
 #include "loopcheck/duration.hpp"
-
 #include "support/catch.hpp"
 
 using namespace loopcheck;
@@ -18,8 +17,8 @@ TEST_CASE("durations as users type them", "[duration]") {
 }
 
 TEST_CASE("bad durations are usage errors", "[duration]") {
-    for (const char* bad : {"", "-1", "abc", "5 s", "5x", "1.2.3", "s", ".", "1e3", "99999999999999",
-                            "25h", "1.5.s"}) {
+    for (const char* bad : {"", "-1", "abc", "5 s", "5x", "1.2.3", "s", ".", "1e3",
+                            "99999999999999", "25h", "1.5.s"}) {
         INFO(bad);
         auto r = parse_duration(bad);
         REQUIRE_FALSE(r.ok());

@@ -1,5 +1,4 @@
 #include "loopcheck/json_writer.hpp"
-
 #include "support/catch.hpp"
 
 using namespace loopcheck;

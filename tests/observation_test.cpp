@@ -1,5 +1,4 @@
 #include "loopcheck/observation.hpp"
-
 #include "support/catch.hpp"
 
 #include <vector>

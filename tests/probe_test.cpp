@@ -1,6 +1,6 @@
 // The platform layer against real sockets the test opens itself.
 #include "loopcheck/platform.hpp"
-
+#include "loopcheck/probe.hpp"
 #include "support/catch.hpp"
 
 #include <vector>
@@ -42,7 +42,7 @@ bool have_ipv6() {
 
 Sample probe_one(const Address& a, Micros timeout = 2s) {
     std::vector<ProbeSpec> specs{{a}};
-    auto r = platform::probe(specs, timeout);
+    auto r = probe(specs, timeout);
     REQUIRE(r.size() == 1);
     return r[0];
 }
@@ -67,7 +67,7 @@ TEST_CASE("IPv4-only listener: 127.0.0.1 accepts, ::1 refuses", "[probe][integra
     std::vector<ProbeSpec> specs{{make_ipv4(127, 0, 0, 1, port)}};
     if (have_ipv6())
         specs.push_back({ipv6_loopback(port)});
-    auto r = platform::probe(specs, 2s);
+    auto r = probe(specs, 2s);
     REQUIRE(r.size() == specs.size());
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[0].native_code == 0);
@@ -83,7 +83,7 @@ TEST_CASE("IPv6-only listener (V6ONLY): ::1 accepts, 127.0.0.1 refuses", "[probe
     const auto port = port_of(l);
     auto v4_hold = hold_closed(make_ipv4(127, 0, 0, 1, port));
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
-    auto r = platform::probe(specs, 2s);
+    auto r = probe(specs, 2s);
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[1].outcome == Outcome::refused);
 }
@@ -97,7 +97,7 @@ TEST_CASE("dual-stack listener ([::], V6ONLY off) accepts both families", "[prob
     auto l = listener(any6, false);
     const auto port = port_of(l);
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
-    auto r = platform::probe(specs, 2s);
+    auto r = probe(specs, 2s);
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[1].outcome == Outcome::accepted);
 }
@@ -132,7 +132,7 @@ TEST_CASE("results come back in spec order, one per spec", "[probe][integration]
     std::vector<ProbeSpec> specs;
     for (int i = 0; i < 40; ++i)
         specs.push_back({i % 2 == 0 ? open_addr : closed_addr});
-    auto r = platform::probe(specs, 2s);
+    auto r = probe(specs, 2s);
     REQUIRE(r.size() == specs.size());
     for (std::size_t i = 0; i < r.size(); ++i)
         CHECK(r[i].outcome == (i % 2 == 0 ? Outcome::accepted : Outcome::refused));
@@ -146,7 +146,7 @@ TEST_CASE("the progress callback reports the oldest pending probe", "[probe][int
     std::vector<ProbeSpec> specs{{addr}};
     int calls = 0;
     const ProbeSpec* oldest = nullptr;
-    auto r = platform::probe(specs, 400ms, [&](const platform::ProbeProgress& p) {
+    auto r = probe(specs, 400ms, [&](const ProbeProgress& p) {
         ++calls;
         oldest = p.oldest;
     });

@@ -1,5 +1,4 @@
 #include "loopcheck/report_render.hpp"
-
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

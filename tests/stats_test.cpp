@@ -1,5 +1,4 @@
 #include "loopcheck/stats.hpp"
-
 #include "support/catch.hpp"
 
 #include <vector>

@@ -1,5 +1,4 @@
 #include "loopcheck/target.hpp"
-
 #include "support/catch.hpp"
 
 #include <string>

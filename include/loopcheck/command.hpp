@@ -8,8 +8,8 @@
 namespace loopcheck {
 
 struct Command {
-    CLI::App* app = nullptr;   ///< the CLI11 subcommand
-    std::function<int()> run;  ///< called after a successful parse; returns the exit code
+    CLI::App* app = nullptr;  ///< the CLI11 subcommand
+    std::function<int()> run; ///< called after a successful parse; returns the exit code
 };
 
 /// Prints "loopcheck: error: <message>" on stderr and returns exit code 2.

@@ -13,7 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -51,27 +51,52 @@ enum class FamilyFilter : std::uint8_t { any, ipv4, ipv6 };
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
                                      FamilyFilter filter);
 
-/// What a probe run reports while it waits, so the UI can show a live line.
-struct ProbeProgress {
-    Micros elapsed{0};           ///< since the oldest pending probe started
-    std::size_t pending = 0;     ///< probes still waiting
-    const ProbeSpec* oldest = nullptr;
+/// Non-blocking connects in flight, waited on together: the one connect
+/// primitive each OS implements. probe() and the client emulation are
+/// built on it (src/probe.cpp, src/emulate.cpp).
+class ConnectSet {
+public:
+    using Id = std::size_t;
+
+    struct Completion {
+        Id id = 0;
+        Sample sample;
+    };
+
+    ConnectSet();
+    ~ConnectSet(); ///< closes every socket still pending
+    ConnectSet(const ConnectSet&) = delete;
+    ConnectSet& operator=(const ConnectSet&) = delete;
+
+    /// Opens a socket for spec.address, applies the spec's SYN policy and
+    /// starts a non-blocking connect; the clock for its latency starts just
+    /// before connect(). A connect that finishes at once, or a socket that
+    /// cannot be opened, is reported by the next wait() like any other.
+    /// nullopt when the process is out of descriptors (EMFILE/ENFILE): wait
+    /// for others to finish, then try again.
+    std::optional<Id> start(const ProbeSpec& spec);
+
+    /// Waits until at least one connect has finished or `max_wait` has
+    /// passed, and returns those that finished: outcome, latency, native
+    /// code, the kernel's SYN retransmission count; their sockets are closed.
+    std::vector<Completion> wait(Micros max_wait);
+
+    /// Ends a pending connect now as Outcome::timeout, with the time it
+    /// waited and the kernel's count, and closes its socket.
+    Sample abandon(Id id);
+
+    /// When the connect `id` started (monotonic_now() clock).
+    [[nodiscard]] Micros started_at(Id id) const;
+    [[nodiscard]] std::size_t pending() const noexcept;
+
+    /// How many connects may be in flight at once: the descriptor limit
+    /// less a reserve on POSIX, FD_SETSIZE on Windows.
+    static std::size_t capacity() noexcept;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
 };
-using ProgressFn = std::function<void(const ProbeProgress&)>;
-
-/// Connects to every spec concurrently (non-blocking connect, one wait for
-/// all), each bounded by `timeout`, and returns one Sample per spec in the
-/// same order. Accepted connections are closed at once; no data is sent.
-/// Runs as many at a time as the descriptor limit allows and starts the
-/// rest as earlier ones finish. `progress`, when set, is called about every
-/// 100 ms while anything is pending.
-std::vector<Sample> probe(std::span<const ProbeSpec> specs, Micros timeout,
-                          const ProgressFn& progress = {});
-
-/// Asks a running probe() to stop waiting (safe to call from a signal or
-/// console handler). Pending probes end as Outcome::timeout.
-void request_stop() noexcept;
-bool stop_requested() noexcept;
 
 /// An owned socket; closed when destroyed.
 class Socket {
@@ -94,8 +119,8 @@ private:
 };
 
 struct ListenOptions {
-    Address bind;           ///< port 0 picks a free port
-    bool v6only = true;     ///< IPV6_V6ONLY for IPv6 binds; set explicitly either way
+    Address bind;       ///< port 0 picks a free port
+    bool v6only = true; ///< IPV6_V6ONLY for IPv6 binds; set explicitly either way
     int backlog = 128;
 };
 

@@ -1,7 +1,7 @@
 // The live "waiting for [::1]:11434 ... 1.2 s" line on stderr.
 #pragma once
 
-#include "loopcheck/platform.hpp"
+#include "loopcheck/probe.hpp"
 
 namespace loopcheck {
 
@@ -15,13 +15,13 @@ public:
     ProgressLine(const ProgressLine&) = delete;
     ProgressLine& operator=(const ProgressLine&) = delete;
 
-    /// The callback to hand to platform::probe; empty when disabled.
-    platform::ProgressFn callback();
+    /// The callback to hand to probe(); empty when disabled.
+    ProgressFn callback();
     /// Erases the line if one is shown.
     void clear();
 
 private:
-    void show(const platform::ProbeProgress& p);
+    void show(const ProbeProgress& p);
 
     bool enabled_;
     Micros show_after_;

@@ -36,9 +36,9 @@ struct TargetReport {
 
 /// What the self-check (loopcheck with no target) set up and concluded.
 struct SelfCheck {
-    std::uint16_t listener_port = 0;    ///< 127.0.0.1-only listener it opened
-    std::uint16_t closed_port_v4 = 0;   ///< reserved, not listening
-    std::uint16_t closed_port_v6 = 0;   ///< 0 when IPv6 loopback is unavailable
+    std::uint16_t listener_port = 0;     ///< 127.0.0.1-only listener it opened
+    std::uint16_t closed_port_v4 = 0;    ///< reserved, not listening
+    std::uint16_t closed_port_v6 = 0;    ///< 0 when IPv6 loopback is unavailable
     std::vector<std::string> statements; ///< plain-language conclusions
 };
 

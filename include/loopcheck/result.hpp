@@ -26,8 +26,8 @@ struct Error {
 template <class T>
 class Result {
 public:
-    Result(T value) : v_(std::move(value)) {}            // NOLINT(google-explicit-constructor)
-    Result(Error error) : v_(std::move(error)) {}         // NOLINT(google-explicit-constructor)
+    Result(T value) : v_(std::move(value)) {}     // NOLINT(google-explicit-constructor)
+    Result(Error error) : v_(std::move(error)) {} // NOLINT(google-explicit-constructor)
 
     [[nodiscard]] bool ok() const noexcept { return v_.index() == 0; }
     explicit operator bool() const noexcept { return ok(); }
@@ -46,7 +46,11 @@ private:
     std::variant<T, Error> v_;
 };
 
-inline Error usage_error(std::string message) { return {ErrorKind::usage, std::move(message)}; }
-inline Error system_error(std::string message) { return {ErrorKind::system, std::move(message)}; }
+inline Error usage_error(std::string message) {
+    return {ErrorKind::usage, std::move(message)};
+}
+inline Error system_error(std::string message) {
+    return {ErrorKind::system, std::move(message)};
+}
 
 } // namespace loopcheck

@@ -22,7 +22,7 @@ inline constexpr std::uint8_t tcp_initial_rto_no_syn_retransmissions = 0xFE;
 
 /// TCP_INITIAL_RTO_PARAMETERS as plain values.
 struct InitialRtoParameters {
-    std::uint16_t rtt = 0;            ///< 0: the system's default RTT
+    std::uint16_t rtt = 0; ///< 0: the system's default RTT
     std::uint8_t max_syn_retransmissions = 0;
 };
 

@@ -18,8 +18,8 @@ struct Target {
     std::string scheme; ///< lower case; empty when the input is not a URL
     std::string host;   ///< name or literal, without brackets
     std::uint16_t port = 0;
-    bool port_from_scheme = false;   ///< port came from http/https/ws/wss
-    std::optional<Address> literal;  ///< set when host is an IP literal
+    bool port_from_scheme = false;  ///< port came from http/https/ws/wss
+    std::optional<Address> literal; ///< set when host is an IP literal
     /// Where the host (with its brackets) sits in `input`, so a fix can
     /// rewrite just that part. Length 0 when the input named only a port.
     std::size_t host_pos = 0;
