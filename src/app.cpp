@@ -75,7 +75,7 @@ void resolve_targets(Report& report, const Options& opt) {
                     fmt::format("{} is not an {} address", t.host,
                                 opt.family == platform::FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
             else
-                tr.addresses.push_back({*t.literal, {}, {}, {}});
+                tr.addresses.emplace_back().address = *t.literal;
             continue;
         }
         spdlog::debug("resolving {}", t.host);
@@ -85,7 +85,7 @@ void resolve_targets(Report& report, const Options& opt) {
             continue;
         }
         for (const auto& a : *resolved)
-            tr.addresses.push_back({a, {}, {}, {}});
+            tr.addresses.emplace_back().address = a;
         spdlog::debug("{} resolved to {} address(es)", t.host, resolved->size());
     }
 }
@@ -105,7 +105,6 @@ void run_rounds(Report& report, const Options& opt) {
         }
     }
     progress.clear();
-    report.incomplete = stop_requested();
 }
 
 void conclude(Report& report, const Options& opt, std::size_t expect_refused_from) {
@@ -128,6 +127,25 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
         in.os = report.system.os;
         in.expect_refused = opt.expect_refused || i >= expect_refused_from;
         tr.diagnosis = diagnose(in);
+        for (const auto& spec : opt.emulate)
+            tr.emulations.push_back({spec, {}, predict_emulation(spec, obs)});
+    }
+}
+
+/// --emulate: after the probes, one strategy at a time so that no two
+/// measurements share the wire.
+void run_emulations(Report& report, const Options& opt) {
+    for (auto& tr : report.targets) {
+        std::vector<Address> addresses;
+        for (const auto& a : tr.addresses)
+            addresses.push_back(a.address);
+        for (auto& e : tr.emulations) {
+            if (stop_requested())
+                return;
+            spdlog::debug("emulating {} against {}", e.spec.label, tr.target.input);
+            e.measured = run_emulation(e.spec, addresses, opt.timeout, report.system.os,
+                                       report.system.windows_build);
+        }
     }
 }
 
@@ -225,11 +243,13 @@ int run_check(const Options& opt) {
         expect_refused_from = 1; // the closed ports are meant to refuse
     }
     for (auto& t : targets)
-        report.targets.push_back({std::move(t), std::nullopt, {}, {}});
+        report.targets.emplace_back().target = std::move(t);
 
     resolve_targets(report, opt);
     run_rounds(report, opt);
     conclude(report, opt, expect_refused_from);
+    run_emulations(report, opt);
+    report.incomplete = stop_requested();
 
     if (self) {
         self->facts.statements = self_check_statements(

@@ -87,6 +87,7 @@ int run_cli(int argc, char** argv) {
     int verbose = 0;
     bool quiet = false, json = false, markdown = false, ipv4 = false, ipv6 = false;
     std::optional<int> syn_retries;
+    std::vector<std::string> emulate_text;
 
     app.add_option("target", opt.targets,
                    "host:port, [v6]:port, URL or bare port; none = check this machine");
@@ -111,6 +112,10 @@ int run_cli(int argc, char** argv) {
     app.add_option("--syn-retries", syn_retries,
                    "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
         ->check(CLI::Range(0, 253));
+    app.add_option("--emulate", emulate_text,
+                   "run a client's connect algorithm for real: sequential, "
+                   "happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
+        ->allow_extra_args(false); // one strategy per --emulate; later words are targets
     app.add_flag("-v,--verbose", verbose, "log each step on stderr; -vv every socket call");
     app.add_flag("-q,--quiet", quiet, "print nothing on stderr but errors");
 
@@ -151,6 +156,12 @@ int run_cli(int argc, char** argv) {
     if (quiet && verbose > 0)
         return usage_failure("-q and -v exclude each other");
 
+    for (const auto& text : emulate_text) {
+        auto spec = parse_emulation(text);
+        if (!spec)
+            return usage_failure(spec.error().message);
+        opt.emulate.push_back(std::move(*spec));
+    }
     opt.timeout = *timeout;
     opt.threshold = *threshold;
     opt.family = ipv4 ? platform::FamilyFilter::ipv4

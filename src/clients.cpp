@@ -176,10 +176,41 @@ ConnectPrediction simulate(ConnectAlgorithm kind, Micros delay, std::span<const 
     return {};
 }
 
+std::vector<std::size_t> attempt_order(const ClientModel& client,
+                                       std::span<const Address> addresses) {
+    std::vector<std::size_t> order(addresses.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto family = [&](std::size_t i) { return addresses[i].family; };
+    if (client.ipv6_first)
+        std::stable_partition(order.begin(), order.end(),
+                              [&](std::size_t i) { return family(i) == Family::ipv6; });
+    if (client.kind == ConnectAlgorithm::happy_eyeballs && !order.empty()) {
+        // RFC 8305 section 4: alternate families, starting with the first
+        // address's (First Address Family Count 1).
+        std::vector<std::size_t> first, other, mixed;
+        for (auto i : order)
+            (family(i) == family(order.front()) ? first : other).push_back(i);
+        for (std::size_t k = 0; k < std::max(first.size(), other.size()); ++k) {
+            if (k < first.size())
+                mixed.push_back(first[k]);
+            if (k < other.size())
+                mixed.push_back(other[k]);
+        }
+        order = std::move(mixed);
+    }
+    return order;
+}
+
 std::vector<Attempt> attempts_for(const ClientModel& client, std::span<const Observation> obs) {
+    std::vector<Address> addresses;
+    addresses.reserve(obs.size());
+    for (const auto& o : obs)
+        addresses.push_back(o.address);
     std::vector<Attempt> out;
     out.reserve(obs.size());
-    for (const auto& o : obs) {
+    for (auto i : attempt_order(client, addresses)) {
+        const auto& o = obs[i];
         Attempt a{o.address, o.summary.outcome, o.summary.latency.median};
         if (fast_fail_applies(client.fast, o.address) && o.summary.fast_latency &&
             o.summary.fast_outcome) {
@@ -187,23 +218,6 @@ std::vector<Attempt> attempts_for(const ClientModel& client, std::span<const Obs
             a.cost = o.summary.fast_latency->median;
         }
         out.push_back(a);
-    }
-    if (client.ipv6_first)
-        std::stable_partition(out.begin(), out.end(),
-                              [](const Attempt& a) { return a.address.family == Family::ipv6; });
-    if (client.kind == ConnectAlgorithm::happy_eyeballs && !out.empty()) {
-        // RFC 8305 section 4: alternate families, starting with the first
-        // address's (First Address Family Count 1).
-        std::vector<Attempt> first, other, mixed;
-        for (const auto& a : out)
-            (a.address.family == out.front().address.family ? first : other).push_back(a);
-        for (std::size_t i = 0; i < std::max(first.size(), other.size()); ++i) {
-            if (i < first.size())
-                mixed.push_back(first[i]);
-            if (i < other.size())
-                mixed.push_back(other[i]);
-        }
-        out = std::move(mixed);
     }
     return out;
 }

@@ -68,6 +68,31 @@ void address(JsonWriter& w, const AddressReport& a) {
     w.end_object();
 }
 
+void prediction(JsonWriter& w, const ConnectPrediction& p) {
+    w.begin_object();
+    w.key("connected").value(p.connected);
+    ms(w, "connect_ms", p.time);
+    w.key("via");
+    p.via ? w.value(endpoint_string(*p.via)) : w.null();
+    w.key("attempts").value(p.attempts);
+    w.key("lower_bound").value(p.lower_bound);
+    w.end_object();
+}
+
+void emulations(JsonWriter& w, const std::vector<EmulationResult>& list) {
+    w.begin_array();
+    for (const auto& e : list) {
+        w.begin_object();
+        w.key("strategy").value(e.spec.label);
+        w.key("measured");
+        prediction(w, e.measured);
+        w.key("predicted");
+        prediction(w, e.predicted);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.key("verdict").value(d.verdict);
     w.key("exit_code").value(d.exit_code);
@@ -120,6 +145,8 @@ void target(JsonWriter& w, const TargetReport& t) {
         address(w, a);
     w.end_array();
     diagnosis(w, t.diagnosis);
+    w.key("emulations");
+    emulations(w, t.emulations);
     w.end_object();
 }
 

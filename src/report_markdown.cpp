@@ -30,6 +30,14 @@ std::string latency(const Summary& s, int count) {
                        format_duration(s.max));
 }
 
+std::string prediction_text(const ConnectPrediction& p) {
+    const std::string bound = p.lower_bound ? ">= " : "";
+    if (p.connected)
+        return fmt::format("{}{} via `{}`", bound, format_duration(p.time),
+                           endpoint_string(*p.via));
+    return fmt::format("fails after {}{}", bound, format_duration(p.time));
+}
+
 void address_table(std::string& out, const TargetReport& t, int count) {
     out += fmt::format("| # | address | outcome | latency{} | without SYN retries | SYN "
                        "retransmissions | detail |\n",
@@ -120,6 +128,14 @@ std::string render_markdown(const Report& r) {
                                        : fmt::format("fails after {}", format_duration(p.time)),
                                    p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
             }
+        }
+        if (!t.emulations.empty()) {
+            out += "\n**Emulated clients** (`--emulate`, measured here beside the model)\n\n";
+            out += "| strategy | measured | model |\n|---|---|---|\n";
+            for (const auto& e : t.emulations)
+                out += fmt::format("| {} | {} | {} |\n", cell(e.spec.label),
+                                   cell(prediction_text(e.measured)),
+                                   cell(prediction_text(e.predicted)));
         }
         if (!t.diagnosis.fixes.empty()) {
             out += "\n**Fix**\n\n";

@@ -171,21 +171,33 @@ void address_table(Writer& w, const TargetReport& t, int count) {
     }
 }
 
+std::string prediction_cell(const ConnectPrediction& p) {
+    const std::string bound = p.lower_bound ? ">= " : "";
+    if (p.connected)
+        return fmt::format("{}{} via {}", bound, format_duration(p.time), endpoint_string(*p.via));
+    return fmt::format("fails after {}{}", bound, format_duration(p.time));
+}
+
 void client_table(Writer& w, const TargetReport& t) {
     std::size_t name_w = 0, algo_w = 0;
     for (const auto& c : t.diagnosis.clients) {
         name_w = std::max(name_w, c.client.size());
         algo_w = std::max(algo_w, c.algorithm.size());
     }
-    for (const auto& c : t.diagnosis.clients) {
-        const auto& p = c.prediction;
-        std::string result = p.connected
-                                 ? fmt::format("{}{} via {}", p.lower_bound ? ">= " : "",
-                                               format_duration(p.time), endpoint_string(*p.via))
-                                 : fmt::format("fails after {}{}", p.lower_bound ? ">= " : "",
-                                               format_duration(p.time));
-        w.line(fmt::format("  {:<{}}  {:<{}}  {}", c.client, name_w, c.algorithm, algo_w, result));
+    for (const auto& c : t.diagnosis.clients)
+        w.line(fmt::format("  {:<{}}  {:<{}}  {}", c.client, name_w, c.algorithm, algo_w,
+                           prediction_cell(c.prediction)));
+}
+
+void emulation_table(Writer& w, const TargetReport& t) {
+    std::size_t label_w = 0, measured_w = 0;
+    for (const auto& e : t.emulations) {
+        label_w = std::max(label_w, e.spec.label.size());
+        measured_w = std::max(measured_w, prediction_cell(e.measured).size());
     }
+    for (const auto& e : t.emulations)
+        w.line(fmt::format("  {:<{}}  measured {:<{}}  model {}", e.spec.label, label_w,
+                           prediction_cell(e.measured), measured_w, prediction_cell(e.predicted)));
 }
 
 void target_section(Writer& w, const Report& r, const TargetReport& t) {
@@ -228,6 +240,11 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
             w.line("  What each client pays to connect (modelled from the times above)");
             client_table(w, t);
         }
+    }
+    if (!t.emulations.empty()) {
+        w.line();
+        w.line("  Emulated clients (--emulate): measured here, beside the model");
+        emulation_table(w, t);
     }
     if (!t.diagnosis.fixes.empty()) {
         w.line();

@@ -63,6 +63,12 @@ struct ConnectPrediction {
 /// Runs one algorithm over attempts in the order given.
 ConnectPrediction simulate(ConnectAlgorithm kind, Micros delay, std::span<const Attempt> attempts);
 
+/// The order in which a client tries `addresses` (indexes into it): the
+/// resolver's order, IPv6 first where the client does that, and families
+/// alternating for Happy Eyeballs (RFC 8305 section 4).
+std::vector<std::size_t> attempt_order(const ClientModel& client,
+                                       std::span<const Address> addresses);
+
 /// The attempts a client makes: the resolver's order (or IPv6 first), each
 /// address's cost from the default probe, or from the no-retry probe where
 /// the client turns retries off for that address and the probe exists.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "loopcheck/duration.hpp"
+#include "loopcheck/emulation.hpp"
 #include "loopcheck/platform.hpp"
 
 #include <optional>
@@ -24,8 +25,9 @@ struct Options {
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
     bool expect_refused = false;
     bool no_pair = false;
-    std::optional<int> syn_retries; ///< --syn-retries N on every probe
-    std::string command_line;       ///< as typed, for the Markdown report
+    std::optional<int> syn_retries;     ///< --syn-retries N on every probe
+    std::vector<EmulationSpec> emulate; ///< --emulate, in the order given
+    std::string command_line;           ///< as typed, for the Markdown report
 };
 
 /// Bounds the command line enforces (documented in docs/usage.md).

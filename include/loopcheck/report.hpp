@@ -4,6 +4,7 @@
 
 #include "loopcheck/address.hpp"
 #include "loopcheck/diagnose.hpp"
+#include "loopcheck/emulation.hpp"
 #include "loopcheck/platform.hpp"
 #include "loopcheck/sample.hpp"
 #include "loopcheck/stats.hpp"
@@ -32,6 +33,8 @@ struct TargetReport {
     std::optional<Error> resolve_error;
     std::vector<AddressReport> addresses;
     Diagnosis diagnosis;
+    /// --emulate: each strategy run for real, beside the model's prediction.
+    std::vector<EmulationResult> emulations;
 };
 
 /// What the self-check (loopcheck with no target) set up and concluded.

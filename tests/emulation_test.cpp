@@ -1,0 +1,94 @@
+#include "loopcheck/emulation.hpp"
+#include "loopcheck/platform.hpp"
+#include "support/catch.hpp"
+#include "support/scenario.hpp"
+
+#include <vector>
+
+using namespace loopcheck;
+using namespace loopcheck::test;
+using namespace std::chrono_literals;
+
+TEST_CASE("--emulate strategies parse with their defaults", "[emulation]") {
+    auto s = parse_emulation("sequential");
+    REQUIRE(s.ok());
+    CHECK(s->kind == ConnectAlgorithm::sequential);
+    CHECK_FALSE(s->no_syn_retries_on_loopback);
+    CHECK(s->label == "sequential");
+
+    auto he = parse_emulation("happy-eyeballs");
+    REQUIRE(he.ok());
+    CHECK(he->kind == ConnectAlgorithm::happy_eyeballs);
+    CHECK(he->delay == 250ms);
+    CHECK(he->label == "happy-eyeballs=250ms");
+
+    auto he200 = parse_emulation("happy-eyeballs=200ms");
+    REQUIRE(he200.ok());
+    CHECK(he200->delay == 200ms);
+
+    auto go = parse_emulation("go");
+    REQUIRE(go.ok());
+    CHECK(go->delay == 300ms);
+    CHECK(go->no_syn_retries_on_loopback);
+
+    auto node = parse_emulation("node");
+    REQUIRE(node.ok());
+    CHECK(node->no_syn_retries_on_loopback);
+}
+
+TEST_CASE("bad --emulate values are usage errors", "[emulation]") {
+    for (const char* bad : {"", "fast", "sequential=1s", "happy-eyeballs=5ms", "happy-eyeballs=1h",
+                            "happy-eyeballs=soon", "go=", "node=1s"}) {
+        INFO(bad);
+        auto r = parse_emulation(bad);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().kind == ErrorKind::usage);
+    }
+}
+
+TEST_CASE("the model's prediction for an emulated strategy", "[emulation]") {
+    std::vector<Observation> obs{observe(ipv6_loopback(80), Outcome::refused, 2030ms, 700us),
+                                 observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 200us)};
+    CHECK(predict_emulation(*parse_emulation("sequential"), obs).time == 2030ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs).time == 100ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("node"), obs).time == 700us + 200us);
+}
+
+TEST_CASE("Happy Eyeballs alternates families in its order", "[emulation]") {
+    std::vector<Address> resolved{ipv6_loopback(1), make_ipv4(127, 0, 0, 2, 1), ipv6_loopback(2),
+                                  make_ipv4(127, 0, 0, 1, 1)};
+    // Same family twice in a row in resolver order: [::1]:1, [::1]:2 ...
+    std::vector<Address> v6_first{ipv6_loopback(1), ipv6_loopback(2), make_ipv4(127, 0, 0, 1, 1)};
+    auto order = emulation_order(*parse_emulation("happy-eyeballs"), v6_first);
+    REQUIRE(order.size() == 3);
+    CHECK(order[0] == v6_first[0]);
+    CHECK(order[1] == v6_first[2]);
+    CHECK(order[2] == v6_first[1]);
+    auto seq = emulation_order(*parse_emulation("sequential"), v6_first);
+    CHECK(seq == v6_first);
+    CHECK(emulation_order(*parse_emulation("go"), resolved).size() == resolved.size());
+}
+
+TEST_CASE("emulations run for real against listeners the test opens", "[emulation][integration]") {
+    platform::NetworkScope net;
+    auto listener = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 64});
+    REQUIRE(listener.ok());
+    const auto port = platform::local_address(*listener)->port;
+    // The same port held closed on a second loopback address: refused first.
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 2, port));
+    if (!closed.ok())
+        LC_SKIP("127.0.0.2 is not usable here: " << closed.error().message);
+    std::vector<Address> resolved{make_ipv4(127, 0, 0, 2, port), make_ipv4(127, 0, 0, 1, port)};
+    for (const char* strategy : {"sequential", "happy-eyeballs=100ms", "go", "node"}) {
+        INFO(strategy);
+        auto p = run_emulation(*parse_emulation(strategy), resolved, 2s, "Linux", 0);
+        REQUIRE(p.connected);
+        CHECK(*p.via == resolved[1]);
+        CHECK(p.attempts == 2);
+        CHECK_FALSE(p.lower_bound);
+    }
+    std::vector<Address> none{make_ipv4(127, 0, 0, 2, port)};
+    auto fail = run_emulation(*parse_emulation("happy-eyeballs"), none, 2s, "Linux", 0);
+    CHECK_FALSE(fail.connected);
+    CHECK(fail.attempts == 1);
+}
