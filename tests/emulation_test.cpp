@@ -9,7 +9,7 @@ using namespace loopcheck;
 using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
-TEST_CASE("--emulate strategies parse with their defaults", "[emulation]") {
+TEST_CASE("emulate strategies parse with their defaults", "[emulation]") {
     auto s = parse_emulation("sequential");
     REQUIRE(s.ok());
     CHECK(s->kind == ConnectAlgorithm::sequential);
@@ -36,7 +36,7 @@ TEST_CASE("--emulate strategies parse with their defaults", "[emulation]") {
     CHECK(node->no_syn_retries_on_loopback);
 }
 
-TEST_CASE("bad --emulate values are usage errors", "[emulation]") {
+TEST_CASE("bad emulate values are usage errors", "[emulation]") {
     for (const char* bad : {"", "fast", "sequential=1s", "happy-eyeballs=5ms", "happy-eyeballs=1h",
                             "happy-eyeballs=soon", "go=", "node=1s"}) {
         INFO(bad);
