@@ -49,7 +49,7 @@ TEST_CASE("bad input: one line on stderr, exit 2, no probing", "[cli]") {
     expect_usage_error({"--bogus"}, "bogus");
 }
 
-TEST_CASE("--help and --version exit 0", "[cli]") {
+TEST_CASE("help and version print and exit 0", "[cli]") {
     auto h = run_loopcheck({"--help"});
     CHECK(h.exit_code == 0);
     CHECK(contains(h.out, "Exit codes"));
