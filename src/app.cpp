@@ -209,6 +209,7 @@ TextStyle text_style(const Options& opt) {
 
 int run_check(const Options& opt) {
     setup_logging(opt.verbosity);
+    platform::install_interrupt_handler(request_stop);
 
     std::vector<Target> targets;
     for (const auto& text : opt.targets) {

@@ -65,7 +65,14 @@ std::string describe(const Observation& o) {
 
 class Diagnoser {
 public:
-    explicit Diagnoser(const DiagnosisInput& in) : in_(in), obs_(in.addresses) {}
+    explicit Diagnoser(const DiagnosisInput& in) : in_(in) {
+        // Addresses an interrupt cut short measured nothing: no finding or
+        // model may rest on them.
+        for (const auto& o : in.addresses)
+            if (!o.summary.interrupted)
+                measured_.push_back(o);
+        obs_ = measured_;
+    }
     Diagnosis run();
 
 private:
@@ -86,6 +93,7 @@ private:
     int exit_code() const;
 
     const DiagnosisInput& in_;
+    std::vector<Observation> measured_;
     std::span<const Observation> obs_;
     Diagnosis d_;
     std::optional<std::size_t> first_accept_;
@@ -304,6 +312,12 @@ void Diagnoser::verdict() {
 }
 
 Diagnosis Diagnoser::run() {
+    if (obs_.empty()) {
+        d_.verdict =
+            fmt::format("INCOMPLETE: {} was not measured (interrupted)", in_.target->input);
+        d_.exit_code = exit_code::interrupted;
+        return d_;
+    }
     for (std::size_t i = 0; i < obs_.size(); ++i) {
         if (accepted(obs_[i])) {
             first_accept_ = i;

@@ -30,11 +30,23 @@ Summary latency_of(std::span<const Sample> samples) {
 
 } // namespace
 
-AddressSummary summarize_address(std::span<const Sample> samples,
+AddressSummary summarize_address(std::span<const Sample> all_samples,
                                  std::span<const Sample> fast_samples) {
     AddressSummary out;
-    if (samples.empty())
+    if (all_samples.empty())
         return out;
+    // Interrupted probes measured nothing; summarise the others.
+    std::vector<Sample> measured;
+    for (const auto& s : all_samples)
+        if (!s.interrupted)
+            measured.push_back(s);
+    if (measured.empty()) {
+        out.interrupted = true;
+        out.outcome = Outcome::timeout;
+        out.native_name = "interrupted";
+        return out;
+    }
+    const std::span<const Sample> samples = measured;
     out.outcome = representative(samples, out.mixed);
     for (const auto& s : samples) {
         if (s.outcome == out.outcome) {
@@ -52,6 +64,8 @@ AddressSummary summarize_address(std::span<const Sample> samples,
     // "without SYN retries"; the others are plain default probes.
     std::vector<Sample> applied;
     for (const auto& s : fast_samples) {
+        if (s.interrupted)
+            continue;
         if (s.option == OptionState::applied)
             applied.push_back(s);
         else if (s.option == OptionState::refused || s.option == OptionState::unsupported)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -523,6 +524,30 @@ SystemFacts system_facts() {
                                 read_first_line("/proc/sys/net/ipv6/bindv6only"));
 #endif
     return f;
+}
+
+namespace {
+
+void (*g_on_interrupt)() = nullptr;
+
+extern "C" void handle_interrupt(int sig) {
+    // First signal: ask the waits to end and let the report be printed.
+    // Restore the default so that a second one ends the process at once.
+    ::signal(sig, SIG_DFL);
+    if (g_on_interrupt != nullptr)
+        g_on_interrupt();
+}
+
+} // namespace
+
+void install_interrupt_handler(void (*on_interrupt)()) noexcept {
+    g_on_interrupt = on_interrupt;
+    struct sigaction sa {};
+    sa.sa_handler = handle_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: poll() must return EINTR so the wait ends now
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
 }
 
 bool is_terminal(Stream s) noexcept {

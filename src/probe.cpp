@@ -63,6 +63,7 @@ std::vector<Sample> probe(std::span<const ProbeSpec> specs, Micros timeout,
                 for (; next < specs.size(); ++next) {
                     results[next].outcome = Outcome::timeout;
                     results[next].native_name = "interrupted";
+                    results[next].interrupted = true;
                 }
             }
             continue;
@@ -89,8 +90,10 @@ std::vector<Sample> probe(std::span<const ProbeSpec> specs, Micros timeout,
             if (stop || now - set.started_at(id) >= timeout) {
                 const std::size_t index = spec_of(id);
                 results[index] = set.abandon(id);
-                if (stop)
+                if (stop) {
                     results[index].native_name = "interrupted";
+                    results[index].interrupted = true;
+                }
                 spdlog::trace("probe {} -> {} after {} us", endpoint_string(specs[index].address),
                               stop ? "interrupted" : "timeout", results[index].latency.count());
             } else {

@@ -131,3 +131,34 @@ TEST_CASE("JSON goes to stdout alone; logs go to stderr", "[cli][integration]") 
     CHECK(contains(r.out, "\"exit_code\": 4"));
     CHECK(contains(r.err, "getaddrinfo"));
 }
+
+#ifndef _WIN32
+TEST_CASE("Ctrl-C ends the waits, prints what was measured, exits 130", "[cli][integration]") {
+    platform::NetworkScope net;
+    // A listener with a full one-slot queue: further SYNs get no answer.
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 0});
+    REQUIRE(l.ok());
+    const auto target = "127.0.0.1:" + std::to_string(port_of(*l));
+    (void)run_loopcheck({"--timeout", "300ms", target}); // fills the queue
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const auto closed_t = "127.0.0.1:" + std::to_string(port_of(*closed));
+
+    // coreutils' timeout sends SIGINT after 1 s; --preserve-status passes
+    // loopcheck's own exit code through.
+    auto r =
+        run_command("timeout --preserve-status -s INT 1 " LOOPCHECK_EXE " --json --timeout 30s " +
+                    target + " " + closed_t);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::interrupted);
+    CHECK(contains(r.out, "\"incomplete\": true"));
+    CHECK(contains(r.out, "\"exit_code\": 130"));
+    CHECK(contains(r.out, "\"native_name\": \"interrupted\""));
+    CHECK(contains(r.out, "ECONNREFUSED")); // the closed port was measured before the interrupt
+
+    auto text =
+        run_command("timeout --preserve-status -s INT 1 " LOOPCHECK_EXE " --timeout 30s " + target);
+    CHECK(text.exit_code == exit_code::interrupted);
+    CHECK(contains(text.out, "INCOMPLETE"));
+}
+#endif

@@ -210,3 +210,18 @@ TEST_CASE("exit codes combine by documented precedence", "[diagnose]") {
     CHECK(combine(interrupted, internal) == interrupted);
     CHECK(combine(healthy, healthy) == healthy);
 }
+
+TEST_CASE("interrupted addresses carry no finding", "[diagnose]") {
+    auto cut = observe(ipv6_loopback(80), Outcome::timeout, 300ms);
+    cut.summary.interrupted = true;
+    auto r = diagnose_scenario("localhost:80",
+                               {cut, observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 50us)},
+                               "Linux");
+    CHECK_FALSE(find(r.d, finding_id::no_answer));
+    CHECK(r.d.exit_code == exit_code::healthy);
+
+    auto all = diagnose_scenario("localhost:80", {cut}, "Linux");
+    CHECK(all.d.exit_code == exit_code::interrupted);
+    CHECK(all.d.verdict.rfind("INCOMPLETE:", 0) == 0);
+    CHECK(all.d.findings.empty());
+}

@@ -54,3 +54,19 @@ TEST_CASE("the largest kernel retransmission count is kept", "[observation]") {
     std::vector<Sample> none{sample(Outcome::refused, 1s)};
     CHECK_FALSE(summarize_address(none, {}).syn_retransmissions);
 }
+
+TEST_CASE("interrupted samples are not measurements", "[observation]") {
+    auto cut = sample(Outcome::timeout, 300ms);
+    cut.interrupted = true;
+    std::vector<Sample> v{sample(Outcome::refused, 20us), cut};
+    auto s = summarize_address(v, {});
+    CHECK(s.outcome == Outcome::refused);
+    CHECK_FALSE(s.mixed);
+    CHECK(s.latency.count == 1);
+    CHECK_FALSE(s.interrupted);
+
+    std::vector<Sample> only{cut};
+    auto o = summarize_address(only, {});
+    CHECK(o.interrupted);
+    CHECK(o.latency.count == 0);
+}

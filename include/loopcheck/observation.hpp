@@ -28,6 +28,8 @@ struct AddressSummary {
     bool fast_option_refused = false;
     /// Most SYN retransmissions the kernel counted in any default round.
     std::optional<int> syn_retransmissions;
+    /// Every round was cut short by an interrupt: nothing was measured.
+    bool interrupted = false;
 };
 
 AddressSummary summarize_address(std::span<const Sample> samples,

@@ -57,6 +57,8 @@ struct Sample {
     std::optional<int> syn_retransmissions;
     OptionState option = OptionState::not_requested;
     int option_error = 0;
+    /// Cut short by Ctrl-C / SIGTERM: not a measurement.
+    bool interrupted = false;
 };
 
 } // namespace loopcheck

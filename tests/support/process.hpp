@@ -16,6 +16,10 @@ struct RunResult {
 /// exit code, stdout and stderr.
 RunResult run_loopcheck(const std::vector<std::string>& args);
 
+/// Runs a shell command line as given (POSIX sh, or cmd.exe on Windows)
+/// and captures its exit code, stdout and stderr.
+RunResult run_command(const std::string& command_line);
+
 /// Lines of `text` (without the newline characters).
 std::vector<std::string> lines(const std::string& text);
 
