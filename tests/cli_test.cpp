@@ -95,7 +95,7 @@ TEST_CASE("a name that does not resolve: exit 4 with the resolver's message",
     CHECK(contains(r.out, "nosuch.invalid"));
 }
 
-TEST_CASE("several targets, each in the report; exit codes combine", "[cli][integration]") {
+TEST_CASE("several targets are each reported and their exit codes combine", "[cli][integration]") {
     platform::NetworkScope net;
     auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
     auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
@@ -122,7 +122,7 @@ TEST_CASE("the self-check opens its own listener and exits 0 here", "[cli][integ
     CHECK(contains(r.out, "A refused connect to 127.0.0.1 takes"));
 }
 
-TEST_CASE("JSON goes to stdout alone; logs go to stderr", "[cli][integration]") {
+TEST_CASE("JSON goes to stdout alone and logs go to stderr", "[cli][integration]") {
     auto r = run_loopcheck({"--json", "-vv", "nosuch.invalid:80"});
     CHECK(r.exit_code == exit_code::unresolved);
     REQUIRE_FALSE(r.out.empty());

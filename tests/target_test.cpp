@@ -59,7 +59,7 @@ TEST_CASE("host:port, literals and bare ports", "[target]") {
     CHECK(t.port == 65535);
 }
 
-TEST_CASE("URLs: scheme default ports; path, query and userinfo ignored", "[target]") {
+TEST_CASE("URLs: scheme default ports with path, query and userinfo ignored", "[target]") {
     auto t = ok("http://localhost:11434/v1");
     CHECK(t.scheme == "http");
     CHECK(t.host == "localhost");
