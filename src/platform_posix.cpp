@@ -3,6 +3,7 @@
 #include "loopcheck/platform.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -529,11 +530,14 @@ SystemFacts system_facts() {
 namespace {
 
 void (*g_on_interrupt)() = nullptr;
+std::atomic<int> g_interrupts{0}; // lock-free, so safe in a handler
 
-extern "C" void handle_interrupt(int sig) {
-    // First signal: ask the waits to end and let the report be printed.
-    // Restore the default so that a second one ends the process at once.
-    ::signal(sig, SIG_DFL);
+extern "C" void handle_interrupt(int) {
+    // The first signal asks the waits to end so the report can be printed.
+    // A second one is tolerated: coreutils' timeout, for one, signals the
+    // child and then its whole process group. A third ends the process now.
+    if (++g_interrupts >= 3)
+        ::_exit(130);
     if (g_on_interrupt != nullptr)
         g_on_interrupt();
 }

@@ -154,9 +154,9 @@ struct SystemFacts {
 
 SystemFacts system_facts();
 
-/// Calls `on_interrupt` once on the first Ctrl-C or SIGTERM (Ctrl-C and
-/// Ctrl-Break on Windows); a second one ends the process the OS's usual
-/// way. `on_interrupt` must be safe in a signal handler (an atomic store).
+/// Calls `on_interrupt` on Ctrl-C or SIGTERM (Ctrl-C and Ctrl-Break on
+/// Windows); a third one ends the process at once with exit code 130.
+/// `on_interrupt` must be safe in a signal handler (an atomic store).
 void install_interrupt_handler(void (*on_interrupt)()) noexcept;
 
 enum class Stream : std::uint8_t { out, err };
