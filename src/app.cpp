@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <fstream>
 #include <spdlog/spdlog.h>
 
 namespace loopcheck {
@@ -62,7 +63,30 @@ Plan make_plan(const Report& report, const Options& opt) {
     return plan;
 }
 
+/// The hosts file's text, read up to max_hosts_file_bytes; nullopt when it
+/// cannot be read.
+std::optional<std::string> read_hosts_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::string content(max_hosts_file_bytes, '\0');
+    in.read(content.data(), static_cast<std::streamsize>(content.size()));
+    content.resize(static_cast<std::size_t>(in.gcount()));
+    return content;
+}
+
 void resolve_targets(Report& report, const Options& opt) {
+    const auto hosts = read_hosts_file(report.system.hosts_file);
+    for (auto& tr : report.targets) {
+        if (!tr.target.literal) {
+            Resolution r;
+            r.hosts_file_readable = hosts.has_value();
+            if (hosts)
+                r.hosts_lines = hosts_lines_for(*hosts, tr.target.host);
+            r.note = resolution_note(report.system.os, tr.target.host, r.hosts_lines);
+            tr.resolution = std::move(r);
+        }
+    }
     for (auto& tr : report.targets) {
         const auto& t = tr.target;
         if (t.literal) {

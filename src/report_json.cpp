@@ -140,6 +140,23 @@ void target(JsonWriter& w, const TargetReport& t) {
     w.key("literal").value(t.target.literal.has_value());
     w.key("resolve_error");
     t.resolve_error ? w.value(t.resolve_error->message) : w.null();
+    w.key("resolution");
+    if (t.resolution) {
+        w.begin_object();
+        w.key("hosts_file_readable").value(t.resolution->hosts_file_readable);
+        w.key("hosts_lines").begin_array();
+        for (const auto& l : t.resolution->hosts_lines) {
+            w.begin_object();
+            w.key("line").value(l.number);
+            w.key("text").value(l.text);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("note").value(t.resolution->note);
+        w.end_object();
+    } else {
+        w.null();
+    }
     w.key("addresses").begin_array();
     for (const auto& a : t.addresses)
         address(w, a);

@@ -108,6 +108,14 @@ std::string render_markdown(const Report& r) {
                 fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
                             t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
                             t.addresses.size());
+            if (t.resolution) {
+                for (const auto& l : t.resolution->hosts_lines)
+                    out += fmt::format("- `{}` line {}: `{}`\n", r.system.hosts_file, l.number,
+                                       cell(l.text));
+                if (!t.resolution->note.empty())
+                    out += fmt::format("- {}\n", t.resolution->note);
+                out += "\n";
+            }
             address_table(out, t, r.count);
         }
         if (!t.diagnosis.findings.empty()) {

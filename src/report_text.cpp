@@ -171,6 +171,15 @@ void address_table(Writer& w, const TargetReport& t, int count) {
     }
 }
 
+void resolution_lines(Writer& w, const Report& r, const Resolution& res) {
+    if (!res.hosts_file_readable)
+        w.wrapped("  ", fmt::format("({} could not be read)", r.system.hosts_file), 4);
+    for (const auto& l : res.hosts_lines)
+        w.wrapped("  ", fmt::format("{} line {}: {}", r.system.hosts_file, l.number, l.text), 4);
+    if (!res.note.empty())
+        w.wrapped("  ", res.note, 2);
+}
+
 std::string prediction_cell(const ConnectPrediction& p) {
     const std::string bound = p.lower_bound ? ">= " : "";
     if (p.connected)
@@ -215,6 +224,8 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
                              : fmt::format("{} resolves to {} (in this order)", tg.host,
                                            fmt::format("{}", fmt::join(ips, ", "))),
                   2);
+        if (t.resolution)
+            resolution_lines(w, r, *t.resolution);
         address_table(w, t, r.count);
     }
     if (!t.diagnosis.findings.empty()) {

@@ -5,6 +5,7 @@
 #include "loopcheck/address.hpp"
 #include "loopcheck/diagnose.hpp"
 #include "loopcheck/emulation.hpp"
+#include "loopcheck/hosts.hpp"
 #include "loopcheck/platform.hpp"
 #include "loopcheck/sample.hpp"
 #include "loopcheck/stats.hpp"
@@ -28,9 +29,17 @@ struct AddressReport {
     AddressSummary summary;
 };
 
+/// Where a name's order came from (name targets only).
+struct Resolution {
+    std::vector<HostsLine> hosts_lines; ///< entries for the name in SystemFacts::hosts_file
+    bool hosts_file_readable = false;
+    std::string note; ///< the OS's own ordering rule, in a sentence
+};
+
 struct TargetReport {
     Target target;
     std::optional<Error> resolve_error;
+    std::optional<Resolution> resolution;
     std::vector<AddressReport> addresses;
     Diagnosis diagnosis;
     /// --emulate: each strategy run for real, beside the model's prediction.

@@ -1,0 +1,31 @@
+// Where a name's address order comes from: the hosts file's lines for it
+// and what the resolver does on top. Pure; the caller reads the file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopcheck {
+
+struct HostsLine {
+    int number = 0;   ///< 1-based line number in the file
+    std::string text; ///< the entry without its comment, whitespace folded
+};
+
+/// The entries of a hosts file (`content`) that list `name` (case does not
+/// matter; a trailing dot on `name` is ignored). Comments and blank lines
+/// are skipped; lines with bytes outside printable ASCII are shown escaped.
+std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_view name);
+
+/// Larger hosts files are read only this far (a corrupt or hostile file
+/// must not make loopcheck slow).
+inline constexpr std::size_t max_hosts_file_bytes = 1 << 20;
+
+/// One sentence on how `os` orders the addresses of `name` beyond what the
+/// hosts file says; empty when there is nothing specific to say.
+std::string resolution_note(std::string_view os, std::string_view name,
+                            const std::vector<HostsLine>& lines);
+
+} // namespace loopcheck
