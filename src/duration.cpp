@@ -79,6 +79,17 @@ std::string format_duration(Micros d) {
     return fmt::format("{:.2f} s", us / 1e6);
 }
 
+std::string format_spread(Micros min, Micros median, Micros max) {
+    const auto mid = format_duration(median);
+    auto lo = format_duration(min), hi = format_duration(max);
+    const auto unit = [](const std::string& s) { return s.substr(s.rfind(' ')); };
+    if (unit(lo) == unit(mid) && unit(hi) == unit(mid)) {
+        lo.resize(lo.rfind(' '));
+        hi.resize(hi.rfind(' '));
+    }
+    return fmt::format("{} [{}..{}]", mid, lo, hi);
+}
+
 double to_ms(Micros d) noexcept {
     return static_cast<double>(d.count()) / 1000.0;
 }

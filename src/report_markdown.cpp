@@ -1,6 +1,7 @@
 // The Markdown report, made to be pasted into a GitHub or GitLab issue.
 #include "loopcheck/report_render.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -26,8 +27,7 @@ std::string latency(const Summary& s, int count) {
         return "-";
     if (count <= 1)
         return format_duration(s.median);
-    return fmt::format("{} / {} / {}", format_duration(s.min), format_duration(s.median),
-                       format_duration(s.max));
+    return format_spread(s.min, s.median, s.max);
 }
 
 std::string prediction_text(const ConnectPrediction& p) {
@@ -39,10 +39,14 @@ std::string prediction_text(const ConnectPrediction& p) {
 }
 
 void address_table(std::string& out, const TargetReport& t, int count) {
-    out += fmt::format("| # | address | outcome | latency{} | without SYN retries | SYN "
-                       "retransmissions | detail |\n",
-                       count > 1 ? " (min / median / max)" : "");
-    out += "|---|---|---|---|---|---|---|\n";
+    // The paired column only where some address was paired (Windows).
+    const bool paired = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.fast_latency || a.summary.fast_option_refused;
+    });
+    out +=
+        fmt::format("| # | address | outcome | latency{} |{} SYN retransmissions | detail |\n",
+                    count > 1 ? " median [min..max]" : "", paired ? " without SYN retries |" : "");
+    out += paired ? "|---|---|---|---|---|---|---|\n" : "|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const auto& a = t.addresses[i];
         const auto& s = a.summary;
@@ -50,9 +54,10 @@ void address_table(std::string& out, const TargetReport& t, int count) {
                                                         latency(*s.fast_latency, count))
                            : s.fast_option_refused ? "option refused"
                                                    : "-";
-        out += fmt::format("| {} | `{}` | {}{} | {} | {} | {} | {} |\n", i + 1,
+        out += fmt::format("| {} | `{}` | {}{} | {} |{} {} | {} |\n", i + 1,
                            endpoint_string(a.address), outcome_name(s.outcome),
-                           s.mixed ? " (mixed)" : "", latency(s.latency, count), cell(fast),
+                           s.mixed ? " (mixed)" : "", latency(s.latency, count),
+                           paired ? fmt::format(" {} |", cell(fast)) : "",
                            s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
                            cell(s.native_name.empty() ? "-" : s.native_name));
     }
@@ -124,7 +129,14 @@ std::string render_markdown(const Report& r) {
                 out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
                                    f.cause.empty() ? "" : fmt::format(" ({})", f.cause), f.message);
         }
-        if (!t.diagnosis.clients.empty()) {
+        if (t.diagnosis.clients_agree && !t.diagnosis.clients.empty()) {
+            const auto& p = t.diagnosis.clients.front().prediction;
+            out += fmt::format("\nEvery client model {}.\n",
+                               p.connected
+                                   ? fmt::format("connects in about {} via `{}`",
+                                                 format_duration(p.time), endpoint_string(*p.via))
+                                   : fmt::format("fails after about {}", format_duration(p.time)));
+        } else if (!t.diagnosis.clients.empty()) {
             out += "\n**What each client pays to connect** (modelled from the times above)\n\n";
             out += "| client | connect algorithm | time to connect | via |\n|---|---|---|---|\n";
             for (const auto& c : t.diagnosis.clients) {

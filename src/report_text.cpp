@@ -106,11 +106,13 @@ std::string latency_cell(const Summary& s, int count) {
         return "-";
     if (count <= 1)
         return format_duration(s.median);
-    return fmt::format("{} / {} / {}", format_duration(s.min), format_duration(s.median),
-                       format_duration(s.max));
+    return format_spread(s.min, s.median, s.max);
 }
 
 std::string fast_cell(const AddressSummary& s, int count) {
+    // The outcome is named only where it differs from the default probe's.
+    if (s.fast_latency && *s.fast_outcome == s.outcome)
+        return latency_cell(*s.fast_latency, count);
     if (s.fast_latency)
         return fmt::format("{} {}", outcome_name(*s.fast_outcome),
                            latency_cell(*s.fast_latency, count));
@@ -133,12 +135,23 @@ void address_table(Writer& w, const TargetReport& t, int count) {
     const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
         return a.summary.syn_retransmissions.has_value();
     });
+    // The OS's error name only where the outcome does not already say it
+    // (the JSON and Markdown reports always carry it).
+    auto detail = [](const AddressSummary& s) {
+        const bool implied = s.outcome == Outcome::accepted ||
+                             (s.outcome == Outcome::refused && !s.mixed &&
+                              s.native_name.find("CONNREFUSED") != std::string::npos);
+        return implied ? std::string() : s.native_name;
+    };
+    const bool any_detail = std::any_of(t.addresses.begin(), t.addresses.end(),
+                                        [&](auto& a) { return !detail(a.summary).empty(); });
     struct Row {
         std::string n, address, outcome, latency, fast, rtx, native;
     };
     std::vector<Row> rows;
-    rows.push_back({"#", "address", "outcome", count > 1 ? "latency min / median / max" : "latency",
-                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "", "detail"});
+    rows.push_back({"#", "address", "outcome", count > 1 ? "latency median [min..max]" : "latency",
+                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "",
+                    any_detail ? "detail" : ""});
     for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const auto& a = t.addresses[i];
         rows.push_back(
@@ -146,7 +159,7 @@ void address_table(Writer& w, const TargetReport& t, int count) {
              latency_cell(a.summary.latency, count), any_fast ? fast_cell(a.summary, count) : "",
              a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
                                            : (any_rtx ? "n/a" : ""),
-             a.summary.native_name});
+             detail(a.summary)});
     }
     std::array<std::size_t, 7> widths{};
     for (const auto& r : rows) {
@@ -242,9 +255,9 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         if (t.diagnosis.clients_agree) {
             const auto& p = t.diagnosis.clients.front().prediction;
             w.wrapped("  ",
-                      p.connected ? fmt::format("Every client model connects in {} via {}.",
+                      p.connected ? fmt::format("Every client model connects in about {} via {}.",
                                                 format_duration(p.time), endpoint_string(*p.via))
-                                  : fmt::format("Every client model fails after {}.",
+                                  : fmt::format("Every client model fails after about {}.",
                                                 format_duration(p.time)),
                       2);
         } else {

@@ -1,10 +1,198 @@
+// Golden-file tests: the text and Markdown reports of fixed Report values,
+// compared byte for byte with tests/golden/. Run with
+// LOOPCHECK_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change,
+// then review the diff.
+#include "loopcheck/exit_codes.hpp"
 #include "loopcheck/report_render.hpp"
 #include "support/catch.hpp"
-#include "support/scenario.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace loopcheck;
 using namespace std::chrono_literals;
 
-TEST_CASE("placeholder for the report golden tests", "[report]") {
-    SUCCEED();
+namespace {
+
+Sample sample(Outcome o, Micros t, OptionState opt = OptionState::not_requested,
+              std::optional<int> rtx = std::nullopt) {
+    Sample s;
+    s.outcome = o;
+    s.latency = t;
+    s.option = opt;
+    s.syn_retransmissions = rtx;
+    if (o == Outcome::refused) {
+        s.native_code = 10061;
+        s.native_name = "WSAECONNREFUSED";
+    }
+    return s;
+}
+
+void finish(Report& r, bool expect_refused = false) {
+    r.exit_code = 0;
+    for (auto& t : r.targets) {
+        std::vector<Observation> obs;
+        for (auto& a : t.addresses) {
+            a.summary = summarize_address(a.samples, a.fast_samples);
+            obs.push_back({a.address, a.summary});
+        }
+        DiagnosisInput in;
+        in.target = &t.target;
+        in.addresses = obs;
+        in.threshold = r.threshold;
+        in.timeout = r.timeout;
+        in.os = r.system.os;
+        in.expect_refused = expect_refused;
+        t.diagnosis = diagnose(in);
+        for (auto& e : t.emulations)
+            e.predicted = predict_emulation(e.spec, obs);
+        r.exit_code = exit_code::combine(r.exit_code, t.diagnosis.exit_code);
+    }
+}
+
+/// Windows 11, Ollama on 127.0.0.1 only, three rounds, paired probes: the
+/// seed articles' figures.
+Report windows_report() {
+    Report r;
+    r.loopcheck_version = "0.1.0";
+    r.command_line = "loopcheck -n 3 --emulate sequential http://localhost:11434/v1";
+    r.system.os = "Windows";
+    r.system.os_version = "10.0.26200";
+    r.system.windows_build = 26200;
+    r.system.hosts_file = "C:\\Windows\\System32\\drivers\\etc\\hosts";
+    r.system.tcp_settings = {{"Max SYN Retransmissions", "4"}};
+    r.threshold = 100ms;
+    r.timeout = 5s;
+    r.count = 3;
+    TargetReport t;
+    t.target = *parse_target("http://localhost:11434/v1");
+    t.resolution = Resolution{{}, true, resolution_note("Windows", "localhost", {})};
+    AddressReport v6;
+    v6.address = ipv6_loopback(11434);
+    v6.samples = {sample(Outcome::refused, 2030ms), sample(Outcome::refused, 2041ms),
+                  sample(Outcome::refused, 2024ms)};
+    for (auto& s : v6.samples)
+        s.syn_retransmissions = 4;
+    v6.fast_samples = {sample(Outcome::refused, 700us, OptionState::applied),
+                       sample(Outcome::refused, 650us, OptionState::applied),
+                       sample(Outcome::refused, 1000us, OptionState::applied)};
+    AddressReport v4;
+    v4.address = make_ipv4(127, 0, 0, 1, 11434);
+    v4.samples = {sample(Outcome::accepted, 210us), sample(Outcome::accepted, 190us),
+                  sample(Outcome::accepted, 200us)};
+    v4.fast_samples = {sample(Outcome::accepted, 200us, OptionState::applied),
+                       sample(Outcome::accepted, 180us, OptionState::applied),
+                       sample(Outcome::accepted, 220us, OptionState::applied)};
+    t.addresses = {v6, v4};
+    EmulationResult e;
+    e.spec = *parse_emulation("sequential");
+    e.measured = {true, 2031ms, make_ipv4(127, 0, 0, 1, 11434), 2, false};
+    t.emulations.push_back(e);
+    r.targets.push_back(t);
+    finish(r);
+    return r;
+}
+
+/// Linux, a closed port probed once: refused fast, nothing accepts.
+Report linux_down_report() {
+    Report r;
+    r.loopcheck_version = "0.1.0";
+    r.command_line = "loopcheck localhost:9";
+    r.system.os = "Linux";
+    r.system.os_version = "6.1.0";
+    r.system.hosts_file = "/etc/hosts";
+    r.system.tcp_settings = {{"net.ipv4.tcp_syn_retries", "6"}};
+    r.threshold = 100ms;
+    r.timeout = 5s;
+    TargetReport t;
+    t.target = *parse_target("localhost:9");
+    std::vector<HostsLine> lines{{1, "127.0.0.1 localhost"}, {2, "::1 localhost ip6-localhost"}};
+    t.resolution = Resolution{lines, true, resolution_note("Linux", "localhost", lines)};
+    AddressReport v6;
+    v6.address = ipv6_loopback(9);
+    Sample s6;
+    s6.outcome = Outcome::refused;
+    s6.latency = 21us;
+    s6.native_code = 111;
+    s6.native_name = "ECONNREFUSED";
+    s6.syn_retransmissions = 0;
+    v6.samples = {s6};
+    AddressReport v4 = v6;
+    v4.address = make_ipv4(127, 0, 0, 1, 9);
+    v4.samples[0].latency = 18us;
+    t.addresses = {v6, v4};
+    r.targets.push_back(t);
+    finish(r);
+    return r;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void check_golden(const std::string& name, const std::string& actual) {
+    const auto path = std::filesystem::path(LOOPCHECK_SOURCE_DIR) / "tests" / "golden" / name;
+    const char* update = std::getenv("LOOPCHECK_UPDATE_GOLDEN");
+    if (update != nullptr && std::string(update) == "1") {
+        std::ofstream(path, std::ios::binary) << actual;
+        WARN("rewrote " << path.string());
+        return;
+    }
+    INFO("golden file " << path.string() << " (LOOPCHECK_UPDATE_GOLDEN=1 rewrites it)");
+    REQUIRE(std::filesystem::exists(path));
+    CHECK(read_file(path) == actual);
+}
+
+} // namespace
+
+TEST_CASE("golden: Windows, IPv4-only server, text", "[report]") {
+    check_golden("windows_ipv4_only.txt", render_text(windows_report(), {false, 100}));
+}
+
+TEST_CASE("golden: Windows, IPv4-only server, Markdown", "[report]") {
+    check_golden("windows_ipv4_only.md", render_markdown(windows_report()));
+}
+
+TEST_CASE("golden: Linux, server down, text", "[report]") {
+    check_golden("linux_down.txt", render_text(linux_down_report(), {false, 100}));
+}
+
+TEST_CASE("golden: Linux, server down, Markdown", "[report]") {
+    check_golden("linux_down.md", render_markdown(linux_down_report()));
+}
+
+TEST_CASE("colour only when asked, and the verdict comes first", "[report]") {
+    const auto plain = render_text(windows_report(), {false, 100});
+    CHECK(plain.find('\033') == std::string::npos);
+    CHECK(plain.rfind("SLOW: ", 0) == 0);
+    const auto colour = render_text(windows_report(), {true, 100});
+    CHECK(colour.find("\033[33mSLOW: ") == 0);
+}
+
+TEST_CASE("prose wraps at the width, tables do not break", "[report]") {
+    const auto narrow = render_text(windows_report(), {false, 60});
+    for (const auto& line : [&] {
+             std::vector<std::string> v;
+             std::istringstream in(narrow);
+             for (std::string l; std::getline(in, l);)
+                 v.push_back(l);
+             return v;
+         }()) {
+        // Table rows and long unbreakable words may exceed; prose lines may not.
+        if (line.find("  - ") == 0 || line.find("    ") == 0)
+            CHECK(line.size() <= 60);
+    }
+}
+
+TEST_CASE("the interrupted report says so in every format", "[report]") {
+    auto r = linux_down_report();
+    r.incomplete = true;
+    CHECK(render_text(r, {false, 100}).find("INCOMPLETE") != std::string::npos);
+    CHECK(render_markdown(r).find("INCOMPLETE") != std::string::npos);
+    CHECK(render_json(r).find("\"incomplete\": true") != std::string::npos);
 }

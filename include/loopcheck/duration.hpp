@@ -24,6 +24,10 @@ Result<Micros> parse_duration(std::string_view text);
 /// reports.
 std::string format_duration(Micros d);
 
+/// A median with its range, compactly: "2.03 s [2.02..2.04]"; the range
+/// keeps its own units where they differ: "0.200 ms [0.190 ms..1.20 s]".
+std::string format_spread(Micros min, Micros median, Micros max);
+
 /// Milliseconds with microsecond precision, the unit of the JSON report.
 double to_ms(Micros d) noexcept;
 
