@@ -162,3 +162,29 @@ TEST_CASE("Ctrl-C ends the waits, prints what was measured, exits 130", "[cli][i
     CHECK(contains(text.out, "INCOMPLETE"));
 }
 #endif
+
+#ifndef _WIN32
+TEST_CASE("a slow probe on a terminal shows a live wait line on stderr", "[cli][integration]") {
+    if (run_command("command -v script").exit_code != 0)
+        LC_SKIP("util-linux script(1), which gives loopcheck a terminal, is not installed");
+    platform::NetworkScope net;
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 0});
+    REQUIRE(l.ok());
+    const auto target = "127.0.0.1:" + std::to_string(port_of(*l));
+    (void)run_loopcheck({"--timeout", "300ms", target}); // fills the one-slot queue
+
+    // script(1) runs loopcheck on a pseudo-terminal: stdout and stderr are
+    // both a terminal there, and script copies what they show.
+    auto tty = run_command("script -qec '" LOOPCHECK_EXE " --timeout 1s " + target + "' /dev/null");
+    INFO(tty.out);
+    CHECK(contains(tty.out, "waiting for " + target));
+    CHECK(contains(tty.out, "\r\033[K")); // the line erases itself
+
+    // Not a terminal, or -q: no wait line.
+    auto piped = run_loopcheck({"--timeout", "1s", target});
+    CHECK_FALSE(contains(piped.err, "waiting for"));
+    auto quiet =
+        run_command("script -qec '" LOOPCHECK_EXE " -q --timeout 1s " + target + "' /dev/null");
+    CHECK_FALSE(contains(quiet.out, "waiting for"));
+}
+#endif
