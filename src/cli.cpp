@@ -35,10 +35,10 @@ Exit codes:
   With several targets the first of 130, 5, 2, 4, 1, 3, 0 that applies wins.
 
 Examples:
-  loopcheck localhost:11434            why is my client slow to reach Ollama? (dev box)
-  loopcheck -q 127.0.0.1:8000 || exit 1  fail a CI step unless the port is healthy
-  loopcheck --markdown localhost:8000  a report to paste into a bug ticket
-  loopcheck --expect refused 127.0.0.1:9  assert a closed port refuses fast
+  loopcheck localhost:11434                  dev box: why is my client slow to reach Ollama?
+  loopcheck --json localhost:8000 >r.json    CI: the exit code says healthy (0), slow (1), down (3)
+  loopcheck --markdown localhost:8000        bug ticket: a report to paste into the issue
+  loopcheck --expect refused 127.0.0.1:9     test harness: a closed port must refuse fast
 
 Docs: docs/usage.md, docs/diagnosis.md, man loopcheck)";
 
@@ -90,32 +90,41 @@ int run_cli(int argc, char** argv) {
     std::vector<std::string> emulate_text;
 
     app.add_option("target", opt.targets,
-                   "host:port, [v6]:port, URL or bare port; none = check this machine");
+                   "host:port, [v6]:port, URL or bare port; none = check this machine")
+        ->type_name("TARGET");
     app.add_option("-t,--timeout", timeout_text,
-                   "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)");
+                   "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)")
+        ->type_name("DURATION");
     app.add_option("--threshold", threshold_text,
-                   "a connect, refusal or fallback slower than this is slow (default 100ms)");
-    app.add_option("-n,--count", opt.count, "connect to every address N times (default 1)");
+                   "a connect, refusal or fallback slower than this is slow (default 100ms)")
+        ->type_name("DURATION");
+    app.add_option("-n,--count", opt.count, "connect to every address N times (default 1)")
+        ->type_name("N");
     app.add_flag("-4,--ipv4", ipv4, "resolve and probe IPv4 addresses only");
     app.add_flag("-6,--ipv6", ipv6, "resolve and probe IPv6 addresses only");
     app.add_option("--format", format_text, "text, json or markdown (default text)")
-        ->check(CLI::IsMember({"text", "json", "markdown"}));
+        ->check(CLI::IsMember({"text", "json", "markdown"}))
+        ->type_name("FORMAT");
     app.add_flag("--json", json, "same as --format json");
     app.add_flag("--markdown", markdown, "same as --format markdown");
     app.add_option("--color", color_text, "auto, always or never (default auto; NO_COLOR honoured)")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->type_name("WHEN");
     app.add_option("--expect", expect_text,
                    "'refused': exit 0 when every address refuses fast (test harnesses)")
-        ->check(CLI::IsMember({"refused"}));
+        ->check(CLI::IsMember({"refused"}))
+        ->type_name("refused");
     app.add_flag("--no-pair", opt.no_pair,
                  "Windows: probe once per address, without the no-SYN-retry twin");
     app.add_option("--syn-retries", syn_retries,
                    "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
-        ->check(CLI::Range(0, 253));
+        ->check(CLI::Range(0, 253))
+        ->type_name("N");
     app.add_option("--emulate", emulate_text,
                    "run a client's connect algorithm for real: sequential, "
                    "happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
-        ->allow_extra_args(false); // one strategy per --emulate; later words are targets
+        ->allow_extra_args(false) // one strategy per --emulate; later words are targets
+        ->type_name("STRATEGY");
     app.add_flag("-v,--verbose", verbose, "log each step on stderr; -vv every socket call");
     app.add_flag("-q,--quiet", quiet, "print nothing on stderr but errors");
 
