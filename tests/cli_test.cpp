@@ -188,3 +188,36 @@ TEST_CASE("a slow probe on a terminal shows a live wait line on stderr", "[cli][
     CHECK_FALSE(contains(quiet.out, "waiting for"));
 }
 #endif
+
+#ifndef _WIN32
+TEST_CASE("many targets under a low descriptor limit are probed in waves", "[cli][integration]") {
+    platform::NetworkScope net;
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 1024});
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(l.ok());
+    REQUIRE(closed.ok());
+    const auto open_t = "127.0.0.1:" + std::to_string(port_of(*l));
+    const auto closed_t = "127.0.0.1:" + std::to_string(port_of(*closed));
+    std::string targets;
+    constexpr int pairs = 300;
+    for (int i = 0; i < pairs; ++i)
+        targets += " " + open_t + " " + closed_t;
+    // 48 descriptors: a few for stdio and the resolver, the rest for
+    // connects in flight; 600 targets need many waves.
+    auto r = run_command("ulimit -n 48 && " LOOPCHECK_EXE " --json" + targets);
+    INFO(r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    CHECK_FALSE(contains(r.out, "EMFILE"));
+    std::size_t accepted = 0, refused = 0;
+    for (std::size_t pos = 0; (pos = r.out.find("\"outcome\": \"", pos)) != std::string::npos;) {
+        pos += 12;
+        if (r.out.compare(pos, 8, "accepted") == 0)
+            ++accepted;
+        if (r.out.compare(pos, 7, "refused") == 0)
+            ++refused;
+    }
+    // Each address appears twice: its summary and its one sample.
+    CHECK(accepted == 2 * pairs);
+    CHECK(refused == 2 * pairs);
+}
+#endif
