@@ -14,6 +14,12 @@ else()
     endif()
 endif()
 
+if(LOOPCHECK_FUZZ)
+    # Coverage instrumentation everywhere; the fuzz targets add the driver.
+    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=address,undefined)
+endif()
+
 if(LOOPCHECK_SANITIZE)
     if(MSVC)
         message(FATAL_ERROR "LOOPCHECK_SANITIZE is for GCC and Clang")

@@ -1,0 +1,24 @@
+// libFuzzer: hosts file parsing, and JSON escaping of what it returns (a
+// hostile hosts file must neither crash loopcheck nor break its JSON).
+#include "loopcheck/hosts.hpp"
+#include "loopcheck/json_writer.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view content(reinterpret_cast<const char*>(data), size);
+    for (const char* name : {"localhost", "LOCALHOST.", "x"}) {
+        const auto lines = loopcheck::hosts_lines_for(content, name);
+        for (const auto& l : lines) {
+            const auto escaped = loopcheck::JsonWriter::escape(l.text);
+            for (unsigned char c : escaped)
+                if (c < 0x20)
+                    __builtin_trap(); // a raw control byte in JSON text
+        }
+        (void)loopcheck::resolution_note("Linux", name, lines);
+    }
+    (void)loopcheck::JsonWriter::escape(content);
+    return 0;
+}
