@@ -1,6 +1,7 @@
 #include "loopcheck/hosts.hpp"
 
 #include "loopcheck/address.hpp"
+#include "loopcheck/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -37,17 +38,6 @@ std::vector<std::string_view> fields(std::string_view line) {
     return out;
 }
 
-std::string printable(std::string_view s) {
-    std::string out;
-    for (unsigned char c : s) {
-        if (c < 0x20 || c >= 0x7f)
-            out += fmt::format("\\x{:02x}", c);
-        else
-            out += static_cast<char>(c);
-    }
-    return out;
-}
-
 } // namespace
 
 std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_view name) {
@@ -74,7 +64,7 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
         for (auto piece : f) {
             if (!text.empty())
                 text += ' ';
-            text += printable(piece);
+            text += escape_nonprintable(piece);
         }
         out.push_back({number, std::move(text)});
     }

@@ -1,5 +1,7 @@
 #include "loopcheck/target.hpp"
 
+#include "loopcheck/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -17,18 +19,6 @@ struct Scheme {
 constexpr std::array<Scheme, 4> known_schemes{
     {{"http", 80}, {"https", 443}, {"ws", 80}, {"wss", 443}}};
 
-std::string printable(std::string_view s) {
-    // Non-printable bytes would otherwise reach the terminal raw.
-    std::string out;
-    for (unsigned char c : s) {
-        if (c < 0x20 || c >= 0x7f)
-            out += fmt::format("\\x{:02x}", c);
-        else
-            out += static_cast<char>(c);
-    }
-    return out;
-}
-
 class Parser {
 public:
     explicit Parser(std::string_view input) : input_(input) {}
@@ -37,7 +27,8 @@ public:
 
 private:
     Error fail(std::string_view why) const {
-        return usage_error(fmt::format("invalid target '{}': {}", printable(input_), why));
+        return usage_error(
+            fmt::format("invalid target '{}': {}", escape_nonprintable(input_), why));
     }
     Result<std::uint16_t> parse_port(std::string_view digits) const;
     std::optional<Error> parse_host_port(std::string_view hp, std::size_t offset, Target& t) const;
@@ -50,9 +41,9 @@ Result<std::uint16_t> Parser::parse_port(std::string_view digits) const {
     if (digits.empty())
         return fail("missing port after ':'");
     if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return fail(fmt::format("port '{}' is not a number", printable(digits)));
+        return fail(fmt::format("port '{}' is not a number", escape_nonprintable(digits)));
     if (digits.size() > 5)
-        return fail(fmt::format("port {} is out of range (1-65535)", printable(digits)));
+        return fail(fmt::format("port {} is out of range (1-65535)", escape_nonprintable(digits)));
     unsigned v = 0;
     for (char c : digits)
         v = v * 10 + static_cast<unsigned>(c - '0');
@@ -74,7 +65,8 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
                         (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
         if (!ok)
             return fail(fmt::format("stray character '{}' in host '{}'",
-                                    printable(std::string_view(&c, 1)), printable(host)));
+                                    escape_nonprintable(std::string_view(&c, 1)),
+                                    escape_nonprintable(host)));
     }
     // Labels: not empty (except a single trailing dot), at most 63 bytes.
     std::string_view rest = host;
@@ -85,10 +77,10 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
         auto dot = rest.find('.', start);
         auto label = rest.substr(start, dot == std::string_view::npos ? rest.npos : dot - start);
         if (label.empty())
-            return fail(fmt::format("empty label in host '{}'", printable(host)));
+            return fail(fmt::format("empty label in host '{}'", escape_nonprintable(host)));
         if (label.size() > 63)
             return fail(fmt::format("label '{}...' is longer than 63 bytes",
-                                    printable(label.substr(0, 16))));
+                                    escape_nonprintable(label.substr(0, 16))));
         if (dot == std::string_view::npos)
             break;
         start = dot + 1;
@@ -96,7 +88,7 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
     // All digits and dots looks like IPv4; then it must be a valid one.
     if (std::all_of(host.begin(), host.end(),
                     [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
-        return fail(fmt::format("'{}' is not a valid IPv4 address", printable(host)));
+        return fail(fmt::format("'{}' is not a valid IPv4 address", escape_nonprintable(host)));
     return std::nullopt;
 }
 
@@ -114,7 +106,8 @@ std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t of
         auto after = hp.substr(close + 1);
         if (!after.empty()) {
             if (after.front() != ':')
-                return fail(fmt::format("stray characters '{}' after ']'", printable(after)));
+                return fail(
+                    fmt::format("stray characters '{}' after ']'", escape_nonprintable(after)));
             has_port = true;
             port_text = after.substr(1);
         }
@@ -122,7 +115,8 @@ std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t of
             return fail("empty host inside brackets");
         auto lit = parse_ip_literal(host);
         if (!lit || lit->family != Family::ipv6)
-            return fail(fmt::format("'{}' in brackets is not an IPv6 address", printable(host)));
+            return fail(
+                fmt::format("'{}' in brackets is not an IPv6 address", escape_nonprintable(host)));
         t.literal = lit;
     } else {
         if (hp.find(']') != std::string_view::npos)
@@ -131,7 +125,7 @@ std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t of
         if (colons > 1) {
             if (parse_ip_literal(hp))
                 return fail(fmt::format("an IPv6 address needs brackets and a port: [{}]:PORT",
-                                        printable(hp)));
+                                        escape_nonprintable(hp)));
             return fail("IPv6 addresses go in brackets: [::1]:PORT");
         }
         auto colon = hp.find(':');
@@ -163,7 +157,7 @@ std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t of
         auto it = std::find_if(known_schemes.begin(), known_schemes.end(),
                                [&](const Scheme& s) { return s.name == t.scheme; });
         if (t.scheme.empty())
-            return fail(fmt::format("no port (write {}:PORT)", printable(hp)));
+            return fail(fmt::format("no port (write {}:PORT)", escape_nonprintable(hp)));
         if (it == known_schemes.end())
             return fail(fmt::format("scheme '{}' has no default port; add :PORT", t.scheme));
         t.port = it->port;
@@ -202,7 +196,7 @@ Result<Target> Parser::run() {
                                       c == '-' || c == '.';
                            });
         if (!valid)
-            return fail(fmt::format("'{}' is not a URL scheme", printable(scheme)));
+            return fail(fmt::format("'{}' is not a URL scheme", escape_nonprintable(scheme)));
         for (char c : scheme)
             t.scheme += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         offset = sep + 3;
