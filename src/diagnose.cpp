@@ -1,6 +1,7 @@
 #include "loopcheck/diagnose.hpp"
 
 #include "loopcheck/exit_codes.hpp"
+#include "loopcheck/listeners.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -65,7 +66,10 @@ std::string describe(const Observation& o) {
 
 class Diagnoser {
 public:
-    explicit Diagnoser(const DiagnosisInput& in) : in_(in), obs_(in.addresses) {}
+    explicit Diagnoser(const DiagnosisInput& in) : in_(in), obs_(in.addresses) {
+        if (in.listeners)
+            port_listeners_ = listeners_on_port(*in.listeners, in.target->port);
+    }
     Diagnosis run();
 
 private:
@@ -81,7 +85,23 @@ private:
     void nothing_accepts();
     void timeouts();
     void slow_accepts();
+    void listener_elsewhere();
     void fixes();
+    /// The listener a connect to `a` lands on, when the table is known.
+    const Listener* listener_at(const Address& a) const {
+        return in_.listeners ? serving(port_listeners_, a) : nullptr;
+    }
+    /// The listener a client should be sent to when none was reached: one
+    /// on a loopback or wildcard address if there is one.
+    const Listener& preferred_listener() const {
+        auto it = std::find_if(port_listeners_.begin(), port_listeners_.end(),
+                               [](const Listener& l) { return loopback_reachable(l); });
+        return it != port_listeners_.end() ? *it : port_listeners_.front();
+    }
+    /// The process's name for a fix ("ollama"), or "the server".
+    std::string server_name(const Listener* l) const {
+        return l && !l->process.empty() ? l->process : "the server";
+    }
     void verdict();
     int exit_code() const;
 
@@ -90,6 +110,7 @@ private:
     Diagnosis d_;
     std::optional<std::size_t> first_accept_;
     Micros penalty_{0};
+    std::vector<Listener> port_listeners_; ///< on the target's port; empty when unknown
 };
 
 void Diagnoser::slow_refusals() {
@@ -160,10 +181,29 @@ void Diagnoser::single_stack() {
     if (!other_family_resolved || other_family_accepts)
         return;
     const auto other = served == Family::ipv4 ? "IPv6" : "IPv4";
-    add(finding_id::single_stack_listener, Severity::info,
-        fmt::format("The server accepts on {} only, while {} also resolves to {} addresses.",
-                    served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other),
-        obs_[*first_accept_].address);
+    const auto& accepted_at = obs_[*first_accept_].address;
+    std::string message;
+    if (listener_at(accepted_at)) {
+        // Name who listens where, and why that matters for this name.
+        const auto& first = obs_.front().address;
+        message = fmt::format("{} only", describe_listening(port_listeners_));
+        if (first.family != served) {
+            message +=
+                fmt::format("; {} resolves to {} first.", in_.target->host, ip_string(first));
+        } else {
+            std::vector<std::string> others;
+            for (const auto& o : obs_)
+                if (o.address.family != served)
+                    others.push_back(ip_string(o.address));
+            message += fmt::format(", while {} also resolves to {}.", in_.target->host,
+                                   fmt::join(others, ", "));
+        }
+    } else {
+        message = fmt::format("The server accepts on {} only, while {} also resolves to {} "
+                              "addresses.",
+                              served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other);
+    }
+    add(finding_id::single_stack_listener, Severity::info, message, accepted_at);
 }
 
 void Diagnoser::nothing_accepts() {
@@ -184,10 +224,46 @@ void Diagnoser::nothing_accepts() {
                         in_.target->input, fmt::join(parts, ", "), format_duration(total)));
         return;
     }
-    add(finding_id::server_down, Severity::error,
+    std::string message =
         fmt::format("Nothing accepts on {}: {}. A client that treats this as \"the server is "
                     "down\" pays {} per connection attempt to find out.",
-                    in_.target->input, fmt::join(parts, ", "), format_duration(total)));
+                    in_.target->input, fmt::join(parts, ", "), format_duration(total));
+    if (in_.listeners && port_listeners_.empty())
+        message += fmt::format(" Nothing listens on port {} on this machine.", in_.target->port);
+    add(finding_id::server_down, Severity::error, std::move(message));
+}
+
+void Diagnoser::listener_elsewhere() {
+    if (first_accept_ || port_listeners_.empty())
+        return;
+    // Something listens on the port, yet no address of the target reaches
+    // it: the client and the server disagree on the address. A listener at
+    // an address that timed out is another story (see timeouts()); a refusal
+    // settles an unknown V6ONLY flag (Windows' tables do not carry it).
+    for (const auto& o : obs_) {
+        for (const auto& l : port_listeners_) {
+            const auto r = reaches(l, o.address);
+            if (r == true || (!r && o.summary.outcome != Outcome::refused))
+                return;
+        }
+    }
+    std::vector<std::string> tried;
+    bool ipv4_tried = false;
+    for (const auto& o : obs_) {
+        tried.push_back(ip_string(o.address));
+        ipv4_tried = ipv4_tried || o.address.family == Family::ipv4;
+    }
+    std::string message = fmt::format("{}, which {} does not reach: it {} {}.",
+                                      describe_listening(port_listeners_), in_.target->input,
+                                      name_target() ? "resolves to" : "is", fmt::join(tried, ", "));
+    const bool v6only_wildcard =
+        std::any_of(port_listeners_.begin(), port_listeners_.end(), [](const Listener& l) {
+            return l.bound.family == Family::ipv6 && is_unspecified(l.bound) && l.v6only == true;
+        });
+    if (ipv4_tried && v6only_wildcard)
+        message += " The [::] socket has IPV6_V6ONLY on, so it takes no IPv4 connects.";
+    add(finding_id::listener_elsewhere, in_.expect_refused ? Severity::info : Severity::error,
+        std::move(message), connect_address(preferred_listener()));
 }
 
 void Diagnoser::timeouts() {
@@ -196,6 +272,16 @@ void Diagnoser::timeouts() {
         if (o.summary.outcome != Outcome::timeout)
             continue;
         any = true;
+        if (const Listener* l = listener_at(o.address)) {
+            add(finding_id::no_answer, Severity::warning,
+                fmt::format("{} did not answer within {}, though {} listens on {}: its accept "
+                            "queue is full (the process is not accepting connections) or a "
+                            "firewall drops the SYN; this is not a refusal.",
+                            endpoint_string(o.address), format_duration(in_.timeout),
+                            owner_string(*l), bound_string(*l)),
+                o.address);
+            continue;
+        }
         add(finding_id::no_answer, Severity::warning,
             fmt::format("{} did not answer within {}: no reset came back, so a firewall drops "
                         "the SYN or the listener's queue is full; this is not a refusal.",
@@ -229,12 +315,17 @@ void Diagnoser::fixes() {
     const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
     if (slow_fallback && name_target()) {
         const auto& winner = obs_[*first_accept_].address;
+        const Listener* server = listener_at(winner);
         d_.rewritten = rewrite_host(*in_.target, winner);
-        d_.fixes.push_back(fmt::format("Connect to {} instead of {}: it is the address that "
+        d_.fixes.push_back(
+            server ? fmt::format("Connect to {} instead of {}: {} listens on {}.", *d_.rewritten,
+                                 in_.target->input, owner_string(*server), bound_string(*server))
+                   : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
+                                 *d_.rewritten, in_.target->input));
+        d_.fixes.push_back(fmt::format("Or make {} listen on both ::1 and 127.0.0.1, or on [::] "
+                                       "with IPV6_V6ONLY off, so every address of the name "
                                        "accepts.",
-                                       *d_.rewritten, in_.target->input));
-        d_.fixes.push_back("Or make the server listen on both ::1 and 127.0.0.1, or on [::] "
-                           "with IPV6_V6ONLY off, so every address of the name accepts.");
+                                       server_name(server)));
         if (winner.family == Family::ipv6) {
             d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
                                "and nothing accepts there.");
@@ -247,7 +338,19 @@ void Diagnoser::fixes() {
     }
     const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
                                           [](auto& f) { return f.id == finding_id::slow_refusal; });
-    if (!first_accept_ && !in_.expect_refused) {
+    if (!first_accept_ && !in_.expect_refused && !port_listeners_.empty()) {
+        // The server runs, on an address the client does not use.
+        const Listener& l = preferred_listener();
+        d_.rewritten = rewrite_host(*in_.target, connect_address(l));
+        std::vector<std::string> tried;
+        for (const auto& o : obs_)
+            tried.push_back(ip_string(o.address));
+        d_.fixes.push_back(fmt::format("Connect to {} instead of {}: {} listens on {}.",
+                                       *d_.rewritten, in_.target->input, owner_string(l),
+                                       bound_string(l)));
+        d_.fixes.push_back(fmt::format("Or make {} listen on {} as well.", server_name(&l),
+                                       fmt::join(tried, " and ")));
+    } else if (!first_accept_ && !in_.expect_refused) {
         d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
                                        "listens on (port {} here).",
                                        in_.target->port));
@@ -314,6 +417,7 @@ Diagnosis Diagnoser::run() {
     fallback();
     single_stack();
     nothing_accepts();
+    listener_elsewhere();
     timeouts();
     slow_accepts();
     fixes();
@@ -322,10 +426,15 @@ Diagnosis Diagnoser::run() {
         std::none_of(d_.findings.begin(), d_.findings.end(),
                      [](auto& f) { return f.severity >= Severity::warning; }) &&
         first_accept_) {
+        const auto& winner = obs_[*first_accept_];
+        const Listener* server = listener_at(winner.address);
         add(finding_id::healthy, Severity::ok,
-            fmt::format("Every connect a client needs here is fast: {} accepts in {}.",
-                        endpoint_string(obs_[*first_accept_].address),
-                        format_duration(cost(obs_[*first_accept_]))));
+            server ? fmt::format("Every connect a client needs here is fast: {} accepts on {} "
+                                 "in {}.",
+                                 owner_string(*server), endpoint_string(winner.address),
+                                 format_duration(cost(winner)))
+                   : fmt::format("Every connect a client needs here is fast: {} accepts in {}.",
+                                 endpoint_string(winner.address), format_duration(cost(winner))));
     }
     d_.clients = predict_clients(obs_);
     d_.clients_agree = std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {

@@ -107,6 +107,32 @@ std::string bound_string(const Listener& l) {
     return s;
 }
 
+std::string describe_listening(std::span<const Listener> listeners) {
+    // Group the bound addresses by owner, in the order owners first appear.
+    std::vector<std::pair<std::string, std::vector<std::string>>> owners;
+    for (const auto& l : listeners) {
+        auto owner = owner_string(l);
+        auto it = std::find_if(owners.begin(), owners.end(),
+                               [&](const auto& o) { return o.first == owner; });
+        if (it == owners.end())
+            owners.push_back({std::move(owner), {bound_string(l)}});
+        else
+            it->second.push_back(bound_string(l));
+    }
+    std::string out;
+    for (const auto& [owner, binds] : owners) {
+        if (!out.empty())
+            out += "; ";
+        out += fmt::format("{} listens on ", owner);
+        for (std::size_t i = 0; i < binds.size(); ++i) {
+            if (i > 0)
+                out += i + 1 == binds.size() ? " and " : ", ";
+            out += binds[i];
+        }
+    }
+    return out;
+}
+
 Address connect_address(const Listener& l) {
     if (is_unspecified(l.bound))
         return loopback_of(l.bound.family, l.bound.port);

@@ -45,6 +45,12 @@ std::string owner_string(const Listener& l);
 /// "127.0.0.1:8000", "[::]:8000 (IPV6_V6ONLY off)".
 std::string bound_string(const Listener& l);
 
+/// Who listens where, as a clause: "python3 (pid 4242) listens on
+/// 127.0.0.1:8000", "nginx (pid 9) listens on 0.0.0.0:80 and [::]:80
+/// (IPV6_V6ONLY on)"; listeners with different owners are joined with "; ".
+/// Empty for no listeners.
+std::string describe_listening(std::span<const Listener> listeners);
+
 /// The address a client should connect to for this listener: the bound
 /// address, or its family's loopback address for a wildcard bind.
 Address connect_address(const Listener& l);
