@@ -106,6 +106,32 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.key("rewritten").optional(d.rewritten);
 }
 
+void listener(JsonWriter& w, const platform::Listener& l) {
+    w.begin_object();
+    w.key("address").value(ip_string(l.bound));
+    w.key("endpoint").value(endpoint_string(l.bound));
+    w.key("family").value(family_name(l.bound.family));
+    w.key("port").value(static_cast<int>(l.bound.port));
+    w.key("v6only").optional(l.v6only);
+    w.key("pid");
+    l.pid ? w.value(static_cast<std::int64_t>(*l.pid)) : w.null();
+    w.key("process");
+    l.process.empty() ? w.null() : w.value(l.process);
+    w.key("uid");
+    l.uid ? w.value(static_cast<std::int64_t>(*l.uid)) : w.null();
+    w.end_object();
+}
+
+void listener_table(JsonWriter& w, const ListenerTableStatus& s) {
+    w.begin_object();
+    w.key("queried").value(s.queried);
+    w.key("available").value(s.queried && !s.error);
+    w.key("error").optional(s.error);
+    w.key("limits");
+    s.limits.empty() ? w.null() : w.value(s.limits);
+    w.end_object();
+}
+
 void target(JsonWriter& w, const TargetReport& t) {
     w.begin_object();
     w.key("input").value(t.target.input);
@@ -119,6 +145,15 @@ void target(JsonWriter& w, const TargetReport& t) {
     for (const auto& a : t.addresses)
         address(w, a);
     w.end_array();
+    w.key("listeners");
+    if (t.listeners) {
+        w.begin_array();
+        for (const auto& l : *t.listeners)
+            listener(w, l);
+        w.end_array();
+    } else {
+        w.null();
+    }
     diagnosis(w, t.diagnosis);
     w.end_object();
 }
@@ -161,6 +196,8 @@ std::string render_json(const Report& r) {
     } else {
         w.null();
     }
+    w.key("listener_table");
+    listener_table(w, r.listener_table);
     w.key("targets").begin_array();
     for (const auto& t : r.targets)
         target(w, t);
