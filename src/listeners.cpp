@@ -133,6 +133,18 @@ std::string describe_listening(std::span<const Listener> listeners) {
     return out;
 }
 
+std::string listener_limits(std::span<const Listener> shown, const platform::ListenerTable& table) {
+    const auto hidden = std::count_if(
+        shown.begin(), shown.end(), [](const Listener& l) { return !l.pid || l.process.empty(); });
+    std::string out;
+    if (hidden > 0)
+        out = fmt::format("owner hidden for {} listener(s){}{}", hidden,
+                          table.hidden_because.empty() ? "" : ": ", table.hidden_because);
+    if (!table.missing.empty())
+        out += fmt::format("{}{}", out.empty() ? "" : "; ", table.missing);
+    return out;
+}
+
 Address connect_address(const Listener& l) {
     if (is_unspecified(l.bound))
         return loopback_of(l.bound.family, l.bound.port);

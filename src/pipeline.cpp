@@ -126,10 +126,20 @@ void attach_listeners(Report& report, const Result<platform::ListenerTable>& tab
         report.listener_table.error = table.error().message;
         return;
     }
-    report.listener_table.limits = table->limits;
-    for (auto& tr : report.targets)
-        if (is_local(tr))
-            tr.listeners = listeners_on_port(table->listeners, tr.target.port);
+    std::set<std::uint16_t> ports;
+    for (auto& tr : report.targets) {
+        if (!is_local(tr))
+            continue;
+        tr.listeners = listeners_on_port(table->listeners, tr.target.port);
+        ports.insert(tr.target.port);
+    }
+    // Only what the report shows counts: a hidden owner on another port is
+    // no limit of this report.
+    std::vector<Listener> shown;
+    for (const auto& l : table->listeners)
+        if (ports.count(l.bound.port) > 0)
+            shown.push_back(l);
+    report.listener_table.limits = listener_limits(shown, *table);
 }
 
 void run_rounds(Report& report, const Options& opt) {

@@ -195,7 +195,7 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
     ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
 
     std::vector<decode::DiagSocket> sockets;
-    std::string limits;
+    std::string missing;
     std::uint32_t seq = 1;
     for (const std::uint8_t family : {std::uint8_t{AF_INET}, std::uint8_t{AF_INET6}}) {
         auto dumped = dump_listeners(fd.get(), family, port, seq++);
@@ -205,7 +205,8 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
             if (family == AF_INET)
                 return dumped.error();
             spdlog::debug("IPv6 listeners: {}", dumped.error().message);
-            limits = fmt::format("IPv6 listeners could not be listed ({})", dumped.error().message);
+            missing =
+                fmt::format("IPv6 listeners could not be listed ({})", dumped.error().message);
             continue;
         }
         sockets.insert(sockets.end(), dumped->begin(), dumped->end());
@@ -239,19 +240,12 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
         table.listeners.push_back(std::move(l));
     }
     sort_listeners(table.listeners);
-    if (table.owner_hidden > 0) {
-        const auto hidden =
-            ::geteuid() != 0
-                ? fmt::format("owner hidden for {} listener(s): run as root to see other "
-                              "users' processes",
-                              table.owner_hidden)
-                : fmt::format("owner not found for {} listener(s): no process in this PID "
-                              "namespace holds the socket (a kernel socket, or a process in "
-                              "another container)",
-                              table.owner_hidden);
-        limits = limits.empty() ? hidden : fmt::format("{}; {}", limits, hidden);
-    }
-    table.limits = std::move(limits);
+    if (table.owner_hidden > 0)
+        table.hidden_because = ::geteuid() != 0
+                                   ? "run as root to see other users' processes"
+                                   : "no process in this PID namespace holds the socket (a "
+                                     "kernel socket, or a process in another container)";
+    table.missing = std::move(missing);
     return table;
 }
 

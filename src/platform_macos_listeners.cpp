@@ -114,11 +114,11 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
     if (skipped > 0) {
         // Unlike Linux, macOS shows nothing of a socket whose process this
         // user may not inspect: those listeners are missing, not anonymous.
-        table.limits = ::geteuid() != 0
-                           ? fmt::format("{} process(es) of other users could not be searched: "
-                                         "run with sudo to see their listeners",
-                                         skipped)
-                           : fmt::format("{} process(es) could not be searched", skipped);
+        table.missing = ::geteuid() != 0
+                            ? fmt::format("{} process(es) of other users could not be searched: "
+                                          "run with sudo to see their listeners",
+                                          skipped)
+                            : fmt::format("{} process(es) could not be searched", skipped);
     }
     spdlog::debug("libproc: {} process(es), {} skipped", pids.size(), skipped);
     return table;

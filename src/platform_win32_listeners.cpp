@@ -121,10 +121,9 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
         }
     }
     sort_listeners(table.listeners);
+    table.owner_hidden = unnamed;
     if (unnamed > 0)
-        table.limits = fmt::format("process name hidden for {} listener(s): run as "
-                                   "administrator to see elevated processes",
-                                   unnamed);
+        table.hidden_because = "run as administrator to see the names of elevated processes";
     spdlog::debug("GetExtendedTcpTable: {} listener(s)", table.listeners.size());
     return table;
 }

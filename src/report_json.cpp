@@ -166,16 +166,8 @@ std::string render_json(const Report& r) {
     w.key("schema").value("loopcheck/1");
     w.key("loopcheck_version").value(r.loopcheck_version);
     w.key("command_line").value(r.command_line);
-    w.key("system").begin_object();
-    w.key("os").value(r.system.os);
-    w.key("os_version").value(r.system.os_version);
-    w.key("windows_build").value(static_cast<std::int64_t>(r.system.windows_build));
-    w.key("hosts_file").value(r.system.hosts_file);
-    w.key("tcp_settings").begin_object();
-    for (const auto& [k, v] : r.system.tcp_settings)
-        w.key(k).value(v);
-    w.end_object();
-    w.end_object();
+    w.key("system");
+    json_system(w, r.system);
     w.key("settings").begin_object();
     ms(w, "timeout_ms", r.timeout);
     ms(w, "threshold_ms", r.threshold);
@@ -205,6 +197,31 @@ std::string render_json(const Report& r) {
     w.key("exit_code").value(r.exit_code);
     w.end_object();
     return w.str();
+}
+
+void json_target(JsonWriter& w, const TargetReport& t) {
+    target(w, t);
+}
+
+void json_listener(JsonWriter& w, const platform::Listener& l) {
+    listener(w, l);
+}
+
+void json_system(JsonWriter& w, const platform::SystemFacts& s) {
+    w.begin_object();
+    w.key("os").value(s.os);
+    w.key("os_version").value(s.os_version);
+    w.key("windows_build").value(static_cast<std::int64_t>(s.windows_build));
+    w.key("hosts_file").value(s.hosts_file);
+    w.key("tcp_settings").begin_object();
+    for (const auto& [k, v] : s.tcp_settings)
+        w.key(k).value(v);
+    w.end_object();
+    w.end_object();
+}
+
+void json_listener_table(JsonWriter& w, const ListenerTableStatus& s) {
+    listener_table(w, s);
 }
 
 } // namespace loopcheck

@@ -340,10 +340,9 @@ TEST_CASE("listeners: a timeout at a listening address is a full queue", "[diagn
 
 TEST_CASE("listeners: Windows [::] with V6ONLY unknown, IPv4 refused", "[diagnose]") {
     // The refusal shows the [::] socket takes no IPv4, whatever its flag.
-    auto r = diagnose_scenario("127.0.0.1:5000",
-                               {observe(make_ipv4(127, 0, 0, 1, 5000), Outcome::refused, 2030ms)},
-                               "Windows", 5s, false,
-                               std::vector{listening(wildcard6(5000), 900, "node.exe")});
+    auto r = diagnose_scenario(
+        "127.0.0.1:5000", {observe(make_ipv4(127, 0, 0, 1, 5000), Outcome::refused, 2030ms)},
+        "Windows", 5s, false, std::vector{listening(wildcard6(5000), 900, "node.exe")});
     auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
     REQUIRE(elsewhere);
     CHECK(contains(elsewhere->message, "node.exe (pid 900) listens on [::]:5000, which"));

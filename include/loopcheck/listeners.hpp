@@ -51,6 +51,11 @@ std::string bound_string(const Listener& l);
 /// Empty for no listeners.
 std::string describe_listening(std::span<const Listener> listeners);
 
+/// What a report showing `shown` (taken from `table`) could not see, in
+/// one sentence: "owner hidden for 2 listener(s): run as root to see other
+/// users' processes", then what the table misses; empty when nothing.
+std::string listener_limits(std::span<const Listener> shown, const platform::ListenerTable& table);
+
 /// The address a client should connect to for this listener: the bound
 /// address, or its family's loopback address for a wildcard bind.
 Address connect_address(const Listener& l);

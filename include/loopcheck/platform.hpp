@@ -161,18 +161,20 @@ struct ListenerTable {
     /// Every listening socket that could be seen, IPv4 first, then by
     /// address and port.
     std::vector<Listener> listeners;
-    /// How many of them have no pid (their owner could not be seen).
+    /// How many of them have no owner: no pid, or no process name.
     std::size_t owner_hidden = 0;
-    /// What could not be seen and how to see it, one sentence ("owner hidden
-    /// for 2 listener(s): run as root to see other users' processes");
-    /// empty when nothing was hidden.
-    std::string limits;
+    /// Why owners are hidden and how to see them ("run as root to see other
+    /// users' processes"); empty when none is.
+    std::string hidden_because;
+    /// What the table is missing altogether ("IPv6 listeners could not be
+    /// listed: ...", macOS: other users' processes); empty when nothing.
+    std::string missing;
 };
 
 /// Lists listening TCP sockets on `port` (every port when nullopt), with
 /// their owners where this user may see them. Needs no privileges: what
-/// cannot be seen is counted and explained in `limits`. An Error only when
-/// the OS gives no table at all (or has no way to list one).
+/// cannot be seen is counted and explained. An Error only when the OS
+/// gives no table at all (or has no way to list one).
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port);
 
 /// Facts about the machine that explain connect timings.

@@ -42,7 +42,7 @@ struct TargetReport {
 struct ListenerTableStatus {
     bool queried = false;             ///< false when no target was on this machine
     std::optional<std::string> error; ///< why the table is unavailable
-    std::string limits;               ///< what it could not see (ListenerTable::limits)
+    std::string limits; ///< what it could not see of the listeners shown (listener_limits)
 };
 
 /// What the self-check (loopcheck with no target) set up and concluded.
