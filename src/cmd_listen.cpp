@@ -128,6 +128,9 @@ int run_listen(const ListenArgs& args) {
         wanted.push_back(std::move(w));
     }
 
+    // Before the first "listening on" line: whoever reads it may stop us.
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
     std::vector<Opened> sockets;
     for (const auto& w : wanted) {
         auto opened = open_wanted(w);
@@ -146,8 +149,6 @@ int run_listen(const ListenArgs& args) {
     }
     std::fflush(stdout);
 
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
     const Micros deadline = duration ? platform::monotonic_now() + *duration : Micros::max();
     if (!args.quiet)
         std::fputs(
