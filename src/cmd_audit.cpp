@@ -111,8 +111,10 @@ int run_audit(const AuditArgs& args) {
     resolve_targets(check, opt);
     attach_listeners(check, table);
     run_rounds(check, opt);
+    spdlog::debug("probes done"); // -v shows where an audit spends its time
     conclude(check, opt);
     conclude_audit(audit);
+    spdlog::debug("{} port(s) diagnosed", audit.ports.size());
 
     std::string out;
     switch (opt.format) {
