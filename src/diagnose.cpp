@@ -1,7 +1,7 @@
 #include "loopcheck/diagnose.hpp"
 
+#include "loopcheck/diagnose_listeners.hpp"
 #include "loopcheck/exit_codes.hpp"
-#include "loopcheck/listeners.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -91,13 +91,6 @@ private:
     const Listener* listener_at(const Address& a) const {
         return in_.listeners ? serving(port_listeners_, a) : nullptr;
     }
-    /// The listener a client should be sent to when none was reached: one
-    /// on a loopback or wildcard address if there is one.
-    const Listener& preferred_listener() const {
-        auto it = std::find_if(port_listeners_.begin(), port_listeners_.end(),
-                               [](const Listener& l) { return loopback_reachable(l); });
-        return it != port_listeners_.end() ? *it : port_listeners_.front();
-    }
     /// The process's name for a fix ("ollama"), or "the server".
     std::string server_name(const Listener* l) const {
         return l && !l->process.empty() ? l->process : "the server";
@@ -182,28 +175,14 @@ void Diagnoser::single_stack() {
         return;
     const auto other = served == Family::ipv4 ? "IPv6" : "IPv4";
     const auto& accepted_at = obs_[*first_accept_].address;
-    std::string message;
-    if (listener_at(accepted_at)) {
-        // Name who listens where, and why that matters for this name.
-        const auto& first = obs_.front().address;
-        message = fmt::format("{} only", describe_listening(port_listeners_));
-        if (first.family != served) {
-            message +=
-                fmt::format("; {} resolves to {} first.", in_.target->host, ip_string(first));
-        } else {
-            std::vector<std::string> others;
-            for (const auto& o : obs_)
-                if (o.address.family != served)
-                    others.push_back(ip_string(o.address));
-            message += fmt::format(", while {} also resolves to {}.", in_.target->host,
-                                   fmt::join(others, ", "));
-        }
-    } else {
-        message = fmt::format("The server accepts on {} only, while {} also resolves to {} "
-                              "addresses.",
-                              served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other);
-    }
-    add(finding_id::single_stack_listener, Severity::info, message, accepted_at);
+    // With the listener table, name who listens where.
+    add(finding_id::single_stack_listener, Severity::info,
+        listener_at(accepted_at)
+            ? listener_words::single_stack(port_listeners_, *in_.target, obs_, served)
+            : fmt::format("The server accepts on {} only, while {} also resolves to {} "
+                          "addresses.",
+                          served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other),
+        accepted_at);
 }
 
 void Diagnoser::nothing_accepts() {
@@ -234,36 +213,10 @@ void Diagnoser::nothing_accepts() {
 }
 
 void Diagnoser::listener_elsewhere() {
-    if (first_accept_ || port_listeners_.empty())
+    if (first_accept_)
         return;
-    // Something listens on the port, yet no address of the target reaches
-    // it: the client and the server disagree on the address. A listener at
-    // an address that timed out is another story (see timeouts()); a refusal
-    // settles an unknown V6ONLY flag (Windows' tables do not carry it).
-    for (const auto& o : obs_) {
-        for (const auto& l : port_listeners_) {
-            const auto r = reaches(l, o.address);
-            if (r == true || (!r && o.summary.outcome != Outcome::refused))
-                return;
-        }
-    }
-    std::vector<std::string> tried;
-    bool ipv4_tried = false;
-    for (const auto& o : obs_) {
-        tried.push_back(ip_string(o.address));
-        ipv4_tried = ipv4_tried || o.address.family == Family::ipv4;
-    }
-    std::string message = fmt::format("{}, which {} does not reach: it {} {}.",
-                                      describe_listening(port_listeners_), in_.target->input,
-                                      name_target() ? "resolves to" : "is", fmt::join(tried, ", "));
-    const bool v6only_wildcard =
-        std::any_of(port_listeners_.begin(), port_listeners_.end(), [](const Listener& l) {
-            return l.bound.family == Family::ipv6 && is_unspecified(l.bound) && l.v6only == true;
-        });
-    if (ipv4_tried && v6only_wildcard)
-        message += " The [::] socket has IPV6_V6ONLY on, so it takes no IPv4 connects.";
-    add(finding_id::listener_elsewhere, in_.expect_refused ? Severity::info : Severity::error,
-        std::move(message), connect_address(preferred_listener()));
+    if (auto f = listener_words::elsewhere(port_listeners_, *in_.target, obs_, in_.expect_refused))
+        d_.findings.push_back(std::move(*f));
 }
 
 void Diagnoser::timeouts() {
@@ -274,12 +227,7 @@ void Diagnoser::timeouts() {
         any = true;
         if (const Listener* l = listener_at(o.address)) {
             add(finding_id::no_answer, Severity::warning,
-                fmt::format("{} did not answer within {}, though {} listens on {}: its accept "
-                            "queue is full (the process is not accepting connections) or a "
-                            "firewall drops the SYN; this is not a refusal.",
-                            endpoint_string(o.address), format_duration(in_.timeout),
-                            owner_string(*l), bound_string(*l)),
-                o.address);
+                listener_words::full_queue(o, *l, in_.timeout), o.address);
             continue;
         }
         add(finding_id::no_answer, Severity::warning,
@@ -338,19 +286,19 @@ void Diagnoser::fixes() {
     }
     const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
                                           [](auto& f) { return f.id == finding_id::slow_refusal; });
-    if (!first_accept_ && !in_.expect_refused && !port_listeners_.empty()) {
+    const bool elsewhere = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
+        return f.id == finding_id::listener_elsewhere;
+    });
+    if (!first_accept_ && !in_.expect_refused && elsewhere) {
         // The server runs, on an address the client does not use.
-        const Listener& l = preferred_listener();
-        d_.rewritten = rewrite_host(*in_.target, connect_address(l));
-        std::vector<std::string> tried;
-        for (const auto& o : obs_)
-            tried.push_back(ip_string(o.address));
-        d_.fixes.push_back(fmt::format("Connect to {} instead of {}: {} listens on {}.",
-                                       *d_.rewritten, in_.target->input, owner_string(l),
-                                       bound_string(l)));
-        d_.fixes.push_back(fmt::format("Or make {} listen on {} as well.", server_name(&l),
-                                       fmt::join(tried, " and ")));
-    } else if (!first_accept_ && !in_.expect_refused) {
+        std::string rewritten;
+        for (auto& f :
+             listener_words::elsewhere_fixes(port_listeners_, *in_.target, obs_, rewritten))
+            d_.fixes.push_back(std::move(f));
+        d_.rewritten = std::move(rewritten);
+    } else if (!first_accept_ && !in_.expect_refused && port_listeners_.empty()) {
+        // (When something listens at an address that timed out, the server
+        // runs: the no-answer finding says what to look at instead.)
         d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
                                        "listens on (port {} here).",
                                        in_.target->port));

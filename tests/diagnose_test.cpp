@@ -336,6 +336,8 @@ TEST_CASE("listeners: a timeout at a listening address is a full queue", "[diagn
     CHECK(contains(no_answer->message,
                    "though gunicorn (pid 300) listens on 127.0.0.1:80: its accept queue is full"));
     CHECK_FALSE(find(r.d, finding_id::listener_elsewhere)); // it is right there
+    CHECK(std::none_of(r.d.fixes.begin(), r.d.fixes.end(),
+                       [](auto& f) { return contains(f, "Start the server"); }));
 }
 
 TEST_CASE("listeners: Windows [::] with V6ONLY unknown, IPv4 refused", "[diagnose]") {
