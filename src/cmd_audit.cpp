@@ -138,9 +138,7 @@ int run_audit(const AuditArgs& args) {
 Command add_audit_command(CLI::App& app) {
     auto args = std::make_shared<AuditArgs>();
     CLI::App* sub = app.add_subcommand(
-        "audit", "Every listening TCP socket a loopback client can reach, grouped by port: who "
-                 "listens where, and what localhost:PORT costs each kind of client. Connects "
-                 "once to localhost on every such port (and closes at once, sending nothing).");
+        "audit", "every listener a loopback client can reach, and what localhost:PORT costs");
     sub->add_option("port", args->ports, "only these ports: 8000 or 8000-8100 (default: all)");
     sub->add_option("-t,--timeout", args->timeout,
                     "give up on one connect after this long "
@@ -157,11 +155,26 @@ Command add_audit_command(CLI::App& app) {
                   "Windows: probe once per address, without the no-SYN-retry twin");
     sub->add_flag("-v,--verbose", args->verbose, "log each step on stderr; -vv every socket call");
     sub->add_flag("-q,--quiet", args->quiet, "print nothing on stderr but errors");
-    sub->footer("Exit codes: as for a check of localhost:PORT on every audited port, combined: "
-                "0 nothing slow or unreached; 1 a port is slow through localhost; 3 localhost "
-                "does not reach a port (a listener on ::1 only while localhost is 127.0.0.1); "
-                "2 usage error; 4 localhost did not resolve; 5 no listener table on this OS; "
-                "130 interrupted. Single-stack ports are flagged but exit 0.");
+    sub->footer(R"(Lists every listening TCP socket bound to a loopback or wildcard address,
+grouped by port: who listens where (process and pid where this user may see
+them), and what localhost:PORT costs each kind of client. Connects once to
+localhost on every such port, all at once, and closes at once (no data).
+Flags ports localhost does not reach and single-stack ports.
+
+Exit codes (as for checking localhost:PORT on every port, combined):
+  0  nothing slow, every port reached by localhost (single-stack is only flagged)
+  1  a port is slow through localhost
+  2  usage error
+  3  localhost does not reach a port (e.g. a listener on ::1 only while
+     localhost resolves to 127.0.0.1 only)
+  4  localhost did not resolve
+  5  no listener table on this OS (or the socket library failed)
+  130 interrupted
+
+Examples:
+  loopcheck audit                 every port on this machine
+  loopcheck audit 8000 11434      two ports
+  loopcheck audit 8000-8100 --json)");
     return {sub, [args] { return run_audit(*args); }};
 }
 

@@ -201,9 +201,8 @@ int run_listen(const ListenArgs& args) {
 
 Command add_listen_command(CLI::App& app) {
     auto args = std::make_shared<ListenArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "listen", "Open throwaway listeners that reproduce a set-up, accept and close every "
-                  "connection, and log each one on stderr. Runs until Ctrl-C, SIGTERM or --for.");
+    CLI::App* sub =
+        app.add_subcommand("listen", "throwaway listeners to reproduce a set-up (Ctrl-C ends)");
     sub->add_option("spec", args->specs,
                     "127.0.0.1:PORT, [::1]:PORT, localhost:PORT (every address the name "
                     "resolves to) or dual:PORT ([::], IPV6_V6ONLY off); port 0 picks one")
@@ -213,9 +212,24 @@ Command add_listen_command(CLI::App& app) {
     sub->add_flag("--allow-any", args->allow_any,
                   "allow addresses other than loopback (and dual:, which binds [::])");
     sub->add_flag("-q,--quiet", args->quiet, "do not log accepted connections");
-    sub->footer("stdout: one 'listening on ADDRESS' line per socket, printed at once.\n"
-                "Exit codes: 0 stopped by --for, Ctrl-C or SIGTERM; 2 bad spec or option; 4 a "
-                "name did not resolve; 5 a listener could not be opened (port in use, no IPv6).");
+    sub->footer(R"(Opens every SPEC, accepts and closes every connection, and runs until
+Ctrl-C, SIGTERM or --for. Loopback addresses only unless --allow-any.
+
+Output: stdout gets one "listening on ADDRESS" line per socket, at once (so a
+script can read the port 0 picked); stderr gets one "accepted PEER on
+ADDRESS" line per connection (not with -q).
+
+Exit codes:
+  0  ended by --for, Ctrl-C or SIGTERM
+  2  a bad SPEC or option, or a non-loopback address without --allow-any
+  4  a name did not resolve
+  5  a listener could not be opened (port in use, no IPv6)
+
+Examples:
+  loopcheck listen 127.0.0.1:8000           a server on IPv4 only (Ollama-like)
+  loopcheck listen [::1]:3000               IPv6 only (Node on Windows, 'localhost')
+  loopcheck listen localhost:0 --for 30s    every address of localhost, one free port
+  loopcheck listen dual:8000 --allow-any    [::] with IPV6_V6ONLY off)");
     return {sub, [args] { return run_listen(*args); }};
 }
 
