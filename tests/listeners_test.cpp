@@ -197,6 +197,27 @@ TEST_CASE("sock_diag: errors, other sequence numbers and bad lengths", "[listene
     CHECK(decode_sock_diag(Bytes(7, 0xff), 5, out).status == DiagStatus::more);
 }
 
+TEST_CASE("sock_diag and MIB decoders: every truncation is rejected or partial",
+          "[listeners][decode]") {
+    // What a fuzzer would try first: cut a valid answer anywhere.
+    const auto datagram =
+        concat({nlmsg(20, 3, diag_msg(make_ipv4(127, 0, 0, 1, 80), 10, 0, 1)),
+                nlmsg(20, 3, diag_msg(any6(81), 10, 0, 2, true)), nlmsg(3, 3, Bytes(4, 0))});
+    for (std::size_t n = 0; n < datagram.size(); ++n) {
+        std::vector<DiagSocket> out;
+        const auto r = decode_sock_diag(std::span(datagram.data(), n), 3, out);
+        INFO("prefix " << n);
+        CHECK(r.status != DiagStatus::done);
+        CHECK(r.status != DiagStatus::error);
+        CHECK(out.size() <= 2);
+    }
+    Bytes table(4 + 2 * 24, 0);
+    put_le32(table, 0, 2);
+    for (std::size_t n = 0; n < table.size(); ++n)
+        CHECK_FALSE(decode_mib_tcp_table(std::span(table.data(), n), Family::ipv4));
+    CHECK(decode_mib_tcp_table(table, Family::ipv4)->size() == 2);
+}
+
 TEST_CASE("/proc: socket links, pids and comm", "[listeners][decode]") {
     CHECK(socket_inode_from_link("socket:[4242]") == 4242U);
     CHECK(socket_inode_from_link("socket:[4294967295]") == 4294967295U);
