@@ -17,6 +17,7 @@
 #include <libproc.h>
 #include <spdlog/spdlog.h>
 #include <sys/proc_info.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <unordered_set>
 #include <vector>
@@ -51,13 +52,21 @@ std::vector<pid_t> all_pids() {
 std::optional<std::vector<proc_fdinfo>> descriptors(pid_t pid) {
     std::vector<proc_fdinfo> fds;
     const int bytes = ::proc_pidinfo(pid, PROC_PIDLISTFDS, 0, nullptr, 0);
-    if (bytes <= 0)
-        return errno == EPERM ? std::nullopt : std::optional(fds);
+    if (bytes <= 0) {
+        if (errno == EPERM)
+            return std::nullopt;
+        return fds; // it exited, or holds no descriptors
+    }
+    // Room for descriptors opened between the two calls.
     fds.resize(static_cast<std::size_t>(bytes) / sizeof(proc_fdinfo) + 16);
     const int got = ::proc_pidinfo(pid, PROC_PIDLISTFDS, 0, fds.data(),
                                    static_cast<int>(fds.size() * sizeof(proc_fdinfo)));
-    if (got <= 0)
-        return errno == EPERM ? std::nullopt : std::optional(std::vector<proc_fdinfo>{});
+    if (got <= 0) {
+        if (errno == EPERM)
+            return std::nullopt;
+        fds.clear();
+        return fds;
+    }
     fds.resize(static_cast<std::size_t>(got) / sizeof(proc_fdinfo));
     return fds;
 }
