@@ -1,177 +1,20 @@
 #include "loopcheck/app.hpp"
 
-#include "loopcheck/diagnose.hpp"
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/logging.hpp"
+#include "loopcheck/pipeline.hpp"
 #include "loopcheck/platform.hpp"
 #include "loopcheck/probe.hpp"
-#include "loopcheck/progress.hpp"
-#include "loopcheck/report.hpp"
-#include "loopcheck/report_render.hpp"
 #include "loopcheck/selfcheck.hpp"
-#include "loopcheck/syn_policy.hpp"
 #include "loopcheck/version.hpp"
 
 #include <cstdio>
-#include <cstdlib>
 #include <fmt/format.h>
-#include <fstream>
 #include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
 namespace {
-
-int fail(int code, const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", message).c_str(), stderr);
-    return code;
-}
-
-/// Where one probe's sample goes in the report.
-struct Slot {
-    std::size_t target;
-    std::size_t address;
-    bool fast; ///< the no-SYN-retry twin
-};
-
-struct Plan {
-    std::vector<ProbeSpec> specs;
-    std::vector<Slot> slots;
-};
-
-/// One round: every address of every target, with its twin where paired.
-Plan make_plan(const Report& report, const Options& opt) {
-    Plan plan;
-    for (std::size_t t = 0; t < report.targets.size(); ++t) {
-        const auto& addrs = report.targets[t].addresses;
-        for (std::size_t a = 0; a < addrs.size(); ++a) {
-            const Address& address = addrs[a].address;
-            if (opt.syn_retries) {
-                plan.specs.push_back({address, SynPolicy::fixed, *opt.syn_retries});
-                plan.slots.push_back({t, a, false});
-                continue;
-            }
-            plan.specs.push_back({address, SynPolicy::system_default, 0});
-            plan.slots.push_back({t, a, false});
-            if (!opt.no_pair &&
-                pair_probe(report.system.os, report.system.windows_build, address)) {
-                plan.specs.push_back({address, SynPolicy::no_retries, 0});
-                plan.slots.push_back({t, a, true});
-            }
-        }
-    }
-    return plan;
-}
-
-/// The hosts file's text, read up to max_hosts_file_bytes; nullopt when it
-/// cannot be read.
-std::optional<std::string> read_hosts_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::string content(max_hosts_file_bytes, '\0');
-    in.read(content.data(), static_cast<std::streamsize>(content.size()));
-    content.resize(static_cast<std::size_t>(in.gcount()));
-    return content;
-}
-
-void resolve_targets(Report& report, const Options& opt) {
-    const auto hosts = read_hosts_file(report.system.hosts_file);
-    for (auto& tr : report.targets) {
-        if (!tr.target.literal) {
-            Resolution r;
-            r.hosts_file_readable = hosts.has_value();
-            if (hosts)
-                r.hosts_lines = hosts_lines_for(*hosts, tr.target.host);
-            r.note = resolution_note(report.system.os, tr.target.host, r.hosts_lines);
-            tr.resolution = std::move(r);
-        }
-    }
-    for (auto& tr : report.targets) {
-        const auto& t = tr.target;
-        if (t.literal) {
-            const bool wrong_family =
-                (opt.family == platform::FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
-                (opt.family == platform::FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
-            if (wrong_family)
-                tr.resolve_error = Error{
-                    ErrorKind::resolve,
-                    fmt::format("{} is not an {} address", t.host,
-                                opt.family == platform::FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
-            else
-                tr.addresses.emplace_back().address = *t.literal;
-            continue;
-        }
-        spdlog::debug("resolving {}", t.host);
-        auto resolved = platform::resolve(t.host, t.port, opt.family);
-        if (!resolved) {
-            tr.resolve_error = resolved.error();
-            continue;
-        }
-        for (const auto& a : *resolved)
-            tr.addresses.emplace_back().address = a;
-        spdlog::debug("{} resolved to {} address(es)", t.host, resolved->size());
-    }
-}
-
-void run_rounds(Report& report, const Options& opt) {
-    const Plan plan = make_plan(report, opt);
-    if (plan.specs.empty())
-        return;
-    ProgressLine progress(opt.verbosity >= 0 && platform::is_terminal(platform::Stream::err));
-    for (int round = 0; round < opt.count && !stop_requested(); ++round) {
-        spdlog::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
-        auto samples = probe(plan.specs, opt.timeout, progress.callback());
-        for (std::size_t i = 0; i < samples.size(); ++i) {
-            const Slot& s = plan.slots[i];
-            auto& ar = report.targets[s.target].addresses[s.address];
-            (s.fast ? ar.fast_samples : ar.samples).push_back(std::move(samples[i]));
-        }
-    }
-    progress.clear();
-}
-
-void conclude(Report& report, const Options& opt, std::size_t expect_refused_from) {
-    for (std::size_t i = 0; i < report.targets.size(); ++i) {
-        auto& tr = report.targets[i];
-        if (tr.resolve_error) {
-            tr.diagnosis = diagnose_unresolved(tr.target, *tr.resolve_error);
-            continue;
-        }
-        std::vector<Observation> obs;
-        for (auto& a : tr.addresses) {
-            a.summary = summarize_address(a.samples, a.fast_samples);
-            obs.push_back({a.address, a.summary});
-        }
-        DiagnosisInput in;
-        in.target = &tr.target;
-        in.addresses = obs;
-        in.threshold = opt.threshold;
-        in.timeout = opt.timeout;
-        in.os = report.system.os;
-        in.expect_refused = opt.expect_refused || i >= expect_refused_from;
-        tr.diagnosis = diagnose(in);
-        for (const auto& spec : opt.emulate)
-            tr.emulations.push_back({spec, {}, predict_emulation(spec, obs)});
-    }
-}
-
-/// --emulate: after the probes, one strategy at a time so that no two
-/// measurements share the wire.
-void run_emulations(Report& report, const Options& opt) {
-    for (auto& tr : report.targets) {
-        std::vector<Address> addresses;
-        for (const auto& a : tr.addresses)
-            addresses.push_back(a.address);
-        for (auto& e : tr.emulations) {
-            if (stop_requested())
-                return;
-            spdlog::debug("emulating {} against {}", e.spec.label, tr.target.input);
-            e.measured = run_emulation(e.spec, addresses, opt.timeout, report.system.os,
-                                       report.system.windows_build);
-        }
-    }
-}
 
 /// The self-check's set-up: a listener on 127.0.0.1 only and two closed
 /// ports, held open until the probes are done.
@@ -217,18 +60,6 @@ Result<SelfCheckSetup> set_up_self_check() {
     return s;
 }
 
-TextStyle text_style(const Options& opt) {
-    TextStyle style;
-    const char* no_color = std::getenv("NO_COLOR");
-    const bool no_color_set = no_color != nullptr && *no_color != '\0';
-    style.color =
-        opt.color == ColorMode::always || (opt.color == ColorMode::automatic && !no_color_set &&
-                                           platform::is_terminal(platform::Stream::out));
-    const int width = platform::terminal_width();
-    style.width = width > 0 ? std::min(width, 120) : 100;
-    return style;
-}
-
 } // namespace
 
 int run_check(const Options& opt) {
@@ -267,14 +98,17 @@ int run_check(const Options& opt) {
             targets.push_back(std::move(*parse_target(text)));
         expect_refused_from = 1; // the closed ports are meant to refuse
     }
-    for (auto& t : targets)
-        report.targets.emplace_back().target = std::move(t);
+    for (auto& t : targets) {
+        TargetReport tr;
+        tr.target = std::move(t);
+        report.targets.push_back(std::move(tr));
+    }
 
     resolve_targets(report, opt);
+    attach_listeners(report);
     run_rounds(report, opt);
     conclude(report, opt, expect_refused_from);
     run_emulations(report, opt);
-    report.incomplete = stop_requested();
 
     if (self) {
         self->facts.statements = self_check_statements(
@@ -283,11 +117,7 @@ int run_check(const Options& opt) {
         report.self_check = self->facts;
     }
 
-    int code = exit_code::healthy;
-    for (const auto& t : report.targets)
-        code = exit_code::combine(code, t.diagnosis.exit_code);
-    if (report.incomplete)
-        code = exit_code::interrupted;
+    const int code = combined_exit_code(report);
     report.exit_code = code;
 
     std::string out;

@@ -130,6 +130,8 @@ int run_cli(int argc, char** argv) {
 
     // Subcommands; each one's file adds itself here.
     std::vector<Command> commands;
+    commands.push_back(add_audit_command(app));
+    commands.push_back(add_listen_command(app));
 
     try {
         app.parse(argc, argv);

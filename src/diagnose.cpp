@@ -1,5 +1,6 @@
 #include "loopcheck/diagnose.hpp"
 
+#include "loopcheck/diagnose_listeners.hpp"
 #include "loopcheck/exit_codes.hpp"
 
 #include <algorithm>
@@ -72,6 +73,8 @@ public:
             if (!o.summary.interrupted)
                 measured_.push_back(o);
         obs_ = measured_;
+        if (in.listeners)
+            port_listeners_ = listeners_on_port(*in.listeners, in.target->port);
     }
     Diagnosis run();
 
@@ -88,7 +91,16 @@ private:
     void nothing_accepts();
     void timeouts();
     void slow_accepts();
+    void listener_elsewhere();
     void fixes();
+    /// The listener a connect to `a` lands on, when the table is known.
+    const Listener* listener_at(const Address& a) const {
+        return in_.listeners ? serving(port_listeners_, a) : nullptr;
+    }
+    /// The process's name for a fix ("ollama"), or "the server".
+    std::string server_name(const Listener* l) const {
+        return l && !l->process.empty() ? l->process : "the server";
+    }
     void verdict();
     int exit_code() const;
 
@@ -98,6 +110,7 @@ private:
     Diagnosis d_;
     std::optional<std::size_t> first_accept_;
     Micros penalty_{0};
+    std::vector<Listener> port_listeners_; ///< on the target's port; empty when unknown
 };
 
 void Diagnoser::slow_refusals() {
@@ -168,10 +181,15 @@ void Diagnoser::single_stack() {
     if (!other_family_resolved || other_family_accepts)
         return;
     const auto other = served == Family::ipv4 ? "IPv6" : "IPv4";
+    const auto& accepted_at = obs_[*first_accept_].address;
+    // With the listener table, name who listens where.
     add(finding_id::single_stack_listener, Severity::info,
-        fmt::format("The server accepts on {} only, while {} also resolves to {} addresses.",
-                    served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other),
-        obs_[*first_accept_].address);
+        listener_at(accepted_at)
+            ? listener_words::single_stack(port_listeners_, *in_.target, obs_, served)
+            : fmt::format("The server accepts on {} only, while {} also resolves to {} "
+                          "addresses.",
+                          served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other),
+        accepted_at);
 }
 
 void Diagnoser::nothing_accepts() {
@@ -192,10 +210,20 @@ void Diagnoser::nothing_accepts() {
                         in_.target->input, fmt::join(parts, ", "), format_duration(total)));
         return;
     }
-    add(finding_id::server_down, Severity::error,
+    std::string message =
         fmt::format("Nothing accepts on {}: {}. A client that treats this as \"the server is "
                     "down\" pays {} per connection attempt to find out.",
-                    in_.target->input, fmt::join(parts, ", "), format_duration(total)));
+                    in_.target->input, fmt::join(parts, ", "), format_duration(total));
+    if (in_.listeners && port_listeners_.empty())
+        message += fmt::format(" Nothing listens on port {} on this machine.", in_.target->port);
+    add(finding_id::server_down, Severity::error, std::move(message));
+}
+
+void Diagnoser::listener_elsewhere() {
+    if (first_accept_)
+        return;
+    if (auto f = listener_words::elsewhere(port_listeners_, *in_.target, obs_, in_.expect_refused))
+        d_.findings.push_back(std::move(*f));
 }
 
 void Diagnoser::timeouts() {
@@ -204,6 +232,11 @@ void Diagnoser::timeouts() {
         if (o.summary.outcome != Outcome::timeout)
             continue;
         any = true;
+        if (const Listener* l = listener_at(o.address)) {
+            add(finding_id::no_answer, Severity::warning,
+                listener_words::full_queue(o, *l, in_.timeout), o.address);
+            continue;
+        }
         add(finding_id::no_answer, Severity::warning,
             fmt::format("{} did not answer within {}: no reset came back, so a firewall drops "
                         "the SYN or the listener's queue is full; this is not a refusal.",
@@ -237,12 +270,17 @@ void Diagnoser::fixes() {
     const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
     if (slow_fallback && name_target()) {
         const auto& winner = obs_[*first_accept_].address;
+        const Listener* server = listener_at(winner);
         d_.rewritten = rewrite_host(*in_.target, winner);
-        d_.fixes.push_back(fmt::format("Connect to {} instead of {}: it is the address that "
+        d_.fixes.push_back(
+            server ? fmt::format("Connect to {} instead of {}: {} listens on {}.", *d_.rewritten,
+                                 in_.target->input, owner_string(*server), bound_string(*server))
+                   : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
+                                 *d_.rewritten, in_.target->input));
+        d_.fixes.push_back(fmt::format("Or make {} listen on both ::1 and 127.0.0.1, or on [::] "
+                                       "with IPV6_V6ONLY off, so every address of the name "
                                        "accepts.",
-                                       *d_.rewritten, in_.target->input));
-        d_.fixes.push_back("Or make the server listen on both ::1 and 127.0.0.1, or on [::] "
-                           "with IPV6_V6ONLY off, so every address of the name accepts.");
+                                       server_name(server)));
         if (winner.family == Family::ipv6) {
             d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
                                "and nothing accepts there.");
@@ -255,7 +293,19 @@ void Diagnoser::fixes() {
     }
     const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
                                           [](auto& f) { return f.id == finding_id::slow_refusal; });
-    if (!first_accept_ && !in_.expect_refused) {
+    const bool elsewhere = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
+        return f.id == finding_id::listener_elsewhere;
+    });
+    if (!first_accept_ && !in_.expect_refused && elsewhere) {
+        // The server runs, on an address the client does not use.
+        std::string rewritten;
+        for (auto& f :
+             listener_words::elsewhere_fixes(port_listeners_, *in_.target, obs_, rewritten))
+            d_.fixes.push_back(std::move(f));
+        d_.rewritten = std::move(rewritten);
+    } else if (!first_accept_ && !in_.expect_refused && port_listeners_.empty()) {
+        // (When something listens at an address that timed out, the server
+        // runs: the no-answer finding says what to look at instead.)
         d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
                                        "listens on (port {} here).",
                                        in_.target->port));
@@ -328,6 +378,7 @@ Diagnosis Diagnoser::run() {
     fallback();
     single_stack();
     nothing_accepts();
+    listener_elsewhere();
     timeouts();
     slow_accepts();
     fixes();
@@ -336,10 +387,15 @@ Diagnosis Diagnoser::run() {
         std::none_of(d_.findings.begin(), d_.findings.end(),
                      [](auto& f) { return f.severity >= Severity::warning; }) &&
         first_accept_) {
+        const auto& winner = obs_[*first_accept_];
+        const Listener* server = listener_at(winner.address);
         add(finding_id::healthy, Severity::ok,
-            fmt::format("Every connect a client needs here is fast: {} accepts in {}.",
-                        endpoint_string(obs_[*first_accept_].address),
-                        format_duration(cost(obs_[*first_accept_]))));
+            server ? fmt::format("Every connect a client needs here is fast: {} accepts on {} "
+                                 "in {}.",
+                                 owner_string(*server), endpoint_string(winner.address),
+                                 format_duration(cost(winner)))
+                   : fmt::format("Every connect a client needs here is fast: {} accepts in {}.",
+                                 endpoint_string(winner.address), format_duration(cost(winner))));
     }
     d_.clients = predict_clients(obs_);
     d_.clients_agree = std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {

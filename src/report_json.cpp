@@ -132,6 +132,32 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.key("rewritten").optional(d.rewritten);
 }
 
+void listener(JsonWriter& w, const platform::Listener& l) {
+    w.begin_object();
+    w.key("address").value(ip_string(l.bound));
+    w.key("endpoint").value(endpoint_string(l.bound));
+    w.key("family").value(family_name(l.bound.family));
+    w.key("port").value(static_cast<int>(l.bound.port));
+    w.key("v6only").optional(l.v6only);
+    w.key("pid");
+    l.pid ? w.value(static_cast<std::int64_t>(*l.pid)) : w.null();
+    w.key("process");
+    l.process.empty() ? w.null() : w.value(l.process);
+    w.key("uid");
+    l.uid ? w.value(static_cast<std::int64_t>(*l.uid)) : w.null();
+    w.end_object();
+}
+
+void listener_table(JsonWriter& w, const ListenerTableStatus& s) {
+    w.begin_object();
+    w.key("queried").value(s.queried);
+    w.key("available").value(s.queried && !s.error);
+    w.key("error").optional(s.error);
+    w.key("limits");
+    s.limits.empty() ? w.null() : w.value(s.limits);
+    w.end_object();
+}
+
 void target(JsonWriter& w, const TargetReport& t) {
     w.begin_object();
     w.key("input").value(t.target.input);
@@ -162,6 +188,15 @@ void target(JsonWriter& w, const TargetReport& t) {
     for (const auto& a : t.addresses)
         address(w, a);
     w.end_array();
+    w.key("listeners");
+    if (t.listeners) {
+        w.begin_array();
+        for (const auto& l : *t.listeners)
+            listener(w, l);
+        w.end_array();
+    } else {
+        w.null();
+    }
     diagnosis(w, t.diagnosis);
     w.key("emulations");
     emulations(w, t.emulations);
@@ -176,16 +211,8 @@ std::string render_json(const Report& r) {
     w.key("schema").value("loopcheck/1");
     w.key("loopcheck_version").value(r.loopcheck_version);
     w.key("command_line").value(r.command_line);
-    w.key("system").begin_object();
-    w.key("os").value(r.system.os);
-    w.key("os_version").value(r.system.os_version);
-    w.key("windows_build").value(static_cast<std::int64_t>(r.system.windows_build));
-    w.key("hosts_file").value(r.system.hosts_file);
-    w.key("tcp_settings").begin_object();
-    for (const auto& [k, v] : r.system.tcp_settings)
-        w.key(k).value(v);
-    w.end_object();
-    w.end_object();
+    w.key("system");
+    json_system(w, r.system);
     w.key("settings").begin_object();
     ms(w, "timeout_ms", r.timeout);
     ms(w, "threshold_ms", r.threshold);
@@ -206,6 +233,8 @@ std::string render_json(const Report& r) {
     } else {
         w.null();
     }
+    w.key("listener_table");
+    listener_table(w, r.listener_table);
     w.key("targets").begin_array();
     for (const auto& t : r.targets)
         target(w, t);
@@ -213,6 +242,31 @@ std::string render_json(const Report& r) {
     w.key("exit_code").value(r.exit_code);
     w.end_object();
     return w.str();
+}
+
+void json_target(JsonWriter& w, const TargetReport& t) {
+    target(w, t);
+}
+
+void json_listener(JsonWriter& w, const platform::Listener& l) {
+    listener(w, l);
+}
+
+void json_system(JsonWriter& w, const platform::SystemFacts& s) {
+    w.begin_object();
+    w.key("os").value(s.os);
+    w.key("os_version").value(s.os_version);
+    w.key("windows_build").value(static_cast<std::int64_t>(s.windows_build));
+    w.key("hosts_file").value(s.hosts_file);
+    w.key("tcp_settings").begin_object();
+    for (const auto& [k, v] : s.tcp_settings)
+        w.key(k).value(v);
+    w.end_object();
+    w.end_object();
+}
+
+void json_listener_table(JsonWriter& w, const ListenerTableStatus& s) {
+    listener_table(w, s);
 }
 
 } // namespace loopcheck

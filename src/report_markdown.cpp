@@ -1,4 +1,5 @@
 // The Markdown report, made to be pasted into a GitHub or GitLab issue.
+#include "loopcheck/listeners.hpp"
 #include "loopcheck/report_render.hpp"
 
 #include <algorithm>
@@ -63,6 +64,24 @@ void address_table(std::string& out, const TargetReport& t, int count) {
     }
 }
 
+/// Who listens on the target's port (platform::list_listeners).
+void listener_table(std::string& out, const TargetReport& t) {
+    if (!t.listeners)
+        return;
+    if (t.listeners->empty()) {
+        out += fmt::format("\nNothing listens on port {} on this machine.\n", t.target.port);
+        return;
+    }
+    out += fmt::format("\n**Listening on port {}**\n\n| address | process | pid | IPV6_V6ONLY |\n"
+                       "|---|---|---|---|\n",
+                       t.target.port);
+    for (const auto& l : *t.listeners)
+        out += fmt::format("| `{}` | {} | {} | {} |\n", endpoint_string(l.bound),
+                           l.process.empty() ? "-" : cell(l.process),
+                           l.pid ? std::to_string(*l.pid) : "hidden",
+                           l.v6only ? (*l.v6only ? "on" : "off") : "-");
+}
+
 void raw_samples(std::string& out, const Report& r) {
     out += "<details>\n<summary>Raw samples</summary>\n\n```\n";
     for (const auto& t : r.targets) {
@@ -99,6 +118,10 @@ std::string render_markdown(const Report& r) {
                        format_duration(r.timeout), format_duration(r.threshold), r.count);
     for (const auto& [k, v] : r.system.tcp_settings)
         out += fmt::format("- `{}` = {}\n", k, cell(v));
+    if (r.listener_table.error)
+        out += fmt::format("- listeners: unavailable ({})\n", *r.listener_table.error);
+    else if (!r.listener_table.limits.empty())
+        out += fmt::format("- listeners: {}\n", r.listener_table.limits);
     if (r.self_check) {
         out += "\n### Self-check\n\n";
         for (const auto& s : r.self_check->statements)
@@ -122,6 +145,7 @@ std::string render_markdown(const Report& r) {
                 out += "\n";
             }
             address_table(out, t, r.count);
+            listener_table(out, t);
         }
         if (!t.diagnosis.findings.empty()) {
             out += "\n**Findings**\n\n";

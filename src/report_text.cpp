@@ -1,6 +1,7 @@
 // The terminal report: verdict first, then per target the addresses in
 // resolver order, findings, what each client pays, and the fix; system
 // facts last.
+#include "loopcheck/listeners.hpp"
 #include "loopcheck/report_render.hpp"
 
 #include <algorithm>
@@ -222,6 +223,31 @@ void emulation_table(Writer& w, const TargetReport& t) {
                            prediction_cell(e.measured), measured_w, prediction_cell(e.predicted)));
 }
 
+/// Who listens on the target's port (platform::list_listeners).
+void listener_lines(Writer& w, const TargetReport& t) {
+    if (!t.listeners)
+        return;
+    w.line();
+    if (t.listeners->empty()) {
+        w.line(fmt::format("  Nothing listens on port {} on this machine.", t.target.port));
+        return;
+    }
+    w.line(fmt::format("  Listening on port {}:", t.target.port));
+    std::size_t width = 0;
+    for (const auto& l : *t.listeners)
+        width = std::max(width, bound_string(l).size());
+    for (const auto& l : *t.listeners)
+        w.line(fmt::format("    {:<{}}  {}", bound_string(l), width, owner_string(l)));
+}
+
+/// What the listener table could not show, or why there is none.
+void listener_table_line(Writer& w, const ListenerTableStatus& s) {
+    if (s.error)
+        w.wrapped("", fmt::format("Listeners: unavailable ({}).", *s.error), 2);
+    else if (!s.limits.empty())
+        w.wrapped("", fmt::format("Listeners: {}.", s.limits), 2);
+}
+
 void target_section(Writer& w, const Report& r, const TargetReport& t) {
     w.line();
     const auto& tg = t.target;
@@ -240,6 +266,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         if (t.resolution)
             resolution_lines(w, r, *t.resolution);
         address_table(w, t, r.count);
+        listener_lines(w, t);
     }
     if (!t.diagnosis.findings.empty()) {
         w.line();
@@ -295,6 +322,7 @@ std::string render_text(const Report& r, const TextStyle& style) {
     for (const auto& t : r.targets)
         target_section(w, r, t);
     w.line();
+    listener_table_line(w, r.listener_table);
     std::string facts = fmt::format("System: {} {}", r.system.os, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
         facts += fmt::format("; {}={}", k, v);

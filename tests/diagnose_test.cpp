@@ -4,6 +4,7 @@
 #include "support/scenario.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct Run {
 };
 
 Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, std::string_view os,
-                      Micros timeout = 5s, bool expect_refused = false) {
+                      Micros timeout = 5s, bool expect_refused = false,
+                      std::optional<std::vector<platform::Listener>> listeners = std::nullopt) {
     Run r{*parse_target(input), std::move(obs), {}};
     DiagnosisInput in;
     in.target = &r.target;
@@ -29,8 +31,28 @@ Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, st
     in.timeout = timeout;
     in.os = os;
     in.expect_refused = expect_refused;
+    if (listeners)
+        in.listeners = std::span<const platform::Listener>(*listeners);
     r.d = diagnose(in);
     return r;
+}
+
+/// A listener as platform::list_listeners reports one.
+platform::Listener listening(Address bound, std::optional<std::uint32_t> pid, std::string name,
+                             std::optional<bool> v6only = std::nullopt) {
+    platform::Listener l;
+    l.bound = bound;
+    l.pid = pid;
+    l.process = std::move(name);
+    l.v6only = v6only;
+    return l;
+}
+
+Address wildcard6(std::uint16_t port) {
+    Address a;
+    a.family = Family::ipv6;
+    a.port = port;
+    return a;
 }
 
 const Finding* find(const Diagnosis& d, std::string_view id) {
@@ -224,4 +246,123 @@ TEST_CASE("interrupted addresses carry no finding", "[diagnose]") {
     CHECK(all.d.exit_code == exit_code::interrupted);
     CHECK(all.d.verdict.rfind("INCOMPLETE:", 0) == 0);
     CHECK(all.d.findings.empty());
+}
+
+TEST_CASE("listeners: the single-stack finding and the fix name the process", "[diagnose]") {
+    auto r = diagnose_scenario(
+        "http://localhost:11434/v1",
+        {observe(ipv6_loopback(11434), Outcome::refused, 2030ms, 700us),
+         observe(make_ipv4(127, 0, 0, 1, 11434), Outcome::accepted, 200us, 200us)},
+        "Windows", 5s, false,
+        std::vector{listening(make_ipv4(127, 0, 0, 1, 11434), 4242, "ollama.exe")});
+    auto* single = find(r.d, finding_id::single_stack_listener);
+    REQUIRE(single);
+    CHECK(single->message ==
+          "ollama.exe (pid 4242) listens on 127.0.0.1:11434 only; localhost resolves to ::1 "
+          "first.");
+    REQUIRE(r.d.fixes.size() >= 2);
+    CHECK(r.d.fixes[0] == "Connect to http://127.0.0.1:11434/v1 instead of "
+                          "http://localhost:11434/v1: ollama.exe (pid 4242) listens on "
+                          "127.0.0.1:11434.");
+    CHECK(contains(r.d.fixes[1], "Or make ollama.exe listen on both"));
+    CHECK(r.d.exit_code == exit_code::slow); // listener data changes words, not verdicts
+}
+
+TEST_CASE("listeners: IPv4 first, the other family named", "[diagnose]") {
+    auto r = diagnose_scenario("localhost:8000",
+                               {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 50us),
+                                observe(ipv6_loopback(8000), Outcome::refused, 20us)},
+                               "Linux", 5s, false,
+                               std::vector{listening(make_ipv4(0, 0, 0, 0, 8000), 12, "uvicorn")});
+    auto* single = find(r.d, finding_id::single_stack_listener);
+    REQUIRE(single);
+    CHECK(single->message ==
+          "uvicorn (pid 12) listens on 0.0.0.0:8000 only, while localhost also resolves to ::1.");
+    auto* healthy = find(r.d, finding_id::healthy);
+    REQUIRE(healthy);
+    CHECK(contains(healthy->message, "uvicorn (pid 12) accepts on 127.0.0.1:8000"));
+}
+
+TEST_CASE("listeners: a server on ::1 only, localhost resolving to 127.0.0.1 only", "[diagnose]") {
+    auto r = diagnose_scenario(
+        "localhost:3000", {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 30us)}, "Linux",
+        5s, false, std::vector{listening(ipv6_loopback(3000), 77, "node", true)});
+    CHECK(r.d.exit_code == exit_code::server_down);
+    auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
+    REQUIRE(elsewhere);
+    CHECK(elsewhere->severity == Severity::error);
+    CHECK(elsewhere->message == "node (pid 77) listens on [::1]:3000, which localhost:3000 does "
+                                "not reach: it resolves to 127.0.0.1.");
+    CHECK(endpoint_string(*elsewhere->address) == "[::1]:3000");
+    REQUIRE(r.d.rewritten);
+    CHECK(*r.d.rewritten == "[::1]:3000");
+    REQUIRE(r.d.fixes.size() == 2);
+    CHECK(r.d.fixes[0] ==
+          "Connect to [::1]:3000 instead of localhost:3000: node (pid 77) listens on [::1]:3000.");
+    CHECK(r.d.fixes[1] == "Or make node listen on 127.0.0.1 as well.");
+    auto* down = find(r.d, finding_id::server_down);
+    REQUIRE(down);
+    CHECK_FALSE(contains(down->message, "Nothing listens"));
+}
+
+TEST_CASE("listeners: [::] with IPV6_V6ONLY on refuses IPv4", "[diagnose]") {
+    auto r = diagnose_scenario(
+        "127.0.0.1:8080", {observe(make_ipv4(127, 0, 0, 1, 8080), Outcome::refused, 25us)}, "Linux",
+        5s, false, std::vector{listening(wildcard6(8080), std::nullopt, "", true)});
+    auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
+    REQUIRE(elsewhere);
+    CHECK(contains(elsewhere->message,
+                   "a process not visible here listens on [::]:8080 (IPV6_V6ONLY on)"));
+    CHECK(contains(elsewhere->message, "it is 127.0.0.1."));
+    CHECK(contains(elsewhere->message, "IPV6_V6ONLY on, so it takes no IPv4 connects"));
+    CHECK(*r.d.rewritten == "[::1]:8080");
+    CHECK(contains(r.d.fixes[1], "Or make the server listen on 127.0.0.1 as well."));
+}
+
+TEST_CASE("listeners: nothing listens on the port", "[diagnose]") {
+    std::vector<Observation> obs{observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 25us)};
+    // A listener on another port is no listener on this one.
+    auto r = diagnose_scenario("127.0.0.1:9", obs, "Linux", 5s, false,
+                               std::vector{listening(make_ipv4(127, 0, 0, 1, 10), 5, "x")});
+    auto* down = find(r.d, finding_id::server_down);
+    REQUIRE(down);
+    CHECK(contains(down->message, "Nothing listens on port 9 on this machine."));
+    CHECK_FALSE(find(r.d, finding_id::listener_elsewhere));
+    CHECK(contains(r.d.fixes.front(), "Start the server"));
+
+    // Without a table nothing is claimed about listeners.
+    auto unknown = diagnose_scenario("127.0.0.1:9", obs, "Linux");
+    CHECK_FALSE(contains(find(unknown.d, finding_id::server_down)->message, "listens"));
+
+    // A closed port expected to refuse: a listener elsewhere is only noted.
+    auto expected = diagnose_scenario("127.0.0.1:9", obs, "Linux", 5s, true,
+                                      std::vector{listening(ipv6_loopback(9), 5, "x")});
+    CHECK(expected.d.exit_code == exit_code::healthy);
+    REQUIRE(find(expected.d, finding_id::listener_elsewhere));
+    CHECK(find(expected.d, finding_id::listener_elsewhere)->severity == Severity::info);
+}
+
+TEST_CASE("listeners: a timeout at a listening address is a full queue", "[diagnose]") {
+    auto r = diagnose_scenario(
+        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)}, "Linux", 5s,
+        false, std::vector{listening(make_ipv4(127, 0, 0, 1, 80), 300, "gunicorn")});
+    auto* no_answer = find(r.d, finding_id::no_answer);
+    REQUIRE(no_answer);
+    CHECK(contains(no_answer->message,
+                   "though gunicorn (pid 300) listens on 127.0.0.1:80: its accept queue is full"));
+    CHECK_FALSE(find(r.d, finding_id::listener_elsewhere)); // it is right there
+    CHECK(std::none_of(r.d.fixes.begin(), r.d.fixes.end(),
+                       [](auto& f) { return contains(f, "Start the server"); }));
+}
+
+TEST_CASE("listeners: Windows [::] with V6ONLY unknown, IPv4 refused", "[diagnose]") {
+    // The refusal shows the [::] socket takes no IPv4, whatever its flag.
+    auto r = diagnose_scenario(
+        "127.0.0.1:5000", {observe(make_ipv4(127, 0, 0, 1, 5000), Outcome::refused, 2030ms)},
+        "Windows", 5s, false, std::vector{listening(wildcard6(5000), 900, "node.exe")});
+    auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
+    REQUIRE(elsewhere);
+    CHECK(contains(elsewhere->message, "node.exe (pid 900) listens on [::]:5000, which"));
+    CHECK(*r.d.rewritten == "[::1]:5000");
+    CHECK(r.d.exit_code == exit_code::slow); // the 2 s refusal is still the headline
 }

@@ -2,7 +2,6 @@
 // binary: every row gets one line on stderr, a documented exit code, and no
 // probing (nothing on stdout).
 #include "loopcheck/exit_codes.hpp"
-
 #include "support/catch.hpp"
 #include "support/process.hpp"
 
@@ -48,9 +47,13 @@ TEST_CASE("the bad-input table in docs/robustness.md", "[robustness]") {
         {"timeout above an hour", {"--timeout", "2h", "localhost:80"}, "--timeout"},
         {"timeout above a day", {"--timeout", "100000000", "localhost:80"}, "--timeout"},
         {"negative timeout", {"--timeout=-1s", "localhost:80"}, "--timeout"},
-        {"threshold with an unknown unit", {"--threshold", "5 parsecs", "localhost:80"}, "--threshold"},
+        {"threshold with an unknown unit",
+         {"--threshold", "5 parsecs", "localhost:80"},
+         "--threshold"},
         {"unknown emulation", {"--emulate", "telepathy", "localhost:80"}, "unknown strategy"},
-        {"emulation delay below 10 ms", {"--emulate", "happy-eyeballs=1ms", "localhost:80"}, "10ms"},
+        {"emulation delay below 10 ms",
+         {"--emulate", "happy-eyeballs=1ms", "localhost:80"},
+         "10ms"},
         {"syn retries out of range", {"--syn-retries", "300", "localhost:80"}, "syn-retries"},
         {"unknown option", {"--frobnicate"}, "frobnicate"},
         {"two families", {"-4", "-6", "localhost:80"}, "exclude"},

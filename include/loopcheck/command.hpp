@@ -15,4 +15,12 @@ struct Command {
 /// Prints "loopcheck: error: <message>" on stderr and returns exit code 2.
 int usage_failure(const std::string& message);
 
+/// `loopcheck audit`: every listener a loopback client can reach, and what
+/// localhost:PORT costs (src/cmd_audit.cpp).
+Command add_audit_command(CLI::App& app);
+
+/// `loopcheck listen`: throwaway listeners to reproduce a set-up
+/// (src/cmd_listen.cpp).
+Command add_listen_command(CLI::App& app);
+
 } // namespace loopcheck

@@ -6,6 +6,7 @@
 
 #include "loopcheck/clients.hpp"
 #include "loopcheck/observation.hpp"
+#include "loopcheck/platform.hpp"
 #include "loopcheck/result.hpp"
 #include "loopcheck/target.hpp"
 
@@ -31,6 +32,8 @@ inline constexpr std::string_view no_answer = "no-answer";
 inline constexpr std::string_view short_timeout = "short-timeout";
 inline constexpr std::string_view slow_accept = "slow-accept";
 inline constexpr std::string_view unresolved = "unresolved";
+/// Something listens on the port, but on no address the target reaches.
+inline constexpr std::string_view listener_elsewhere = "listener-elsewhere";
 } // namespace finding_id
 
 /// Why a refusal was slow.
@@ -68,6 +71,11 @@ struct DiagnosisInput {
     Micros timeout{5'000'000};
     std::string_view os; ///< platform::SystemFacts::os
     bool expect_refused = false;
+    /// What listens on the target's port on this machine
+    /// (platform::list_listeners), when the target is local and the table
+    /// could be read; nullopt otherwise. Findings and fixes then name the
+    /// process and the address it is bound to.
+    std::optional<std::span<const platform::Listener>> listeners;
 };
 
 Diagnosis diagnose(const DiagnosisInput& in);

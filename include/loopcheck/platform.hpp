@@ -139,6 +139,44 @@ Result<Address> local_address(const Socket& socket);
 /// and returns the peer's address; nullopt when the wait ran out.
 Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros wait);
 
+/// One listening TCP socket on this machine (in this network namespace).
+struct Listener {
+    Address bound; ///< the address and port it is bound to; 0.0.0.0 or :: for a wildcard
+    /// IPV6_V6ONLY of an IPv6 socket: false means a [::] listener takes IPv4
+    /// connects too. nullopt for IPv4 sockets and where the OS does not say
+    /// (Windows' tables do not).
+    std::optional<bool> v6only;
+    /// The process holding the socket; nullopt when it could not be seen
+    /// (another user's process without root, another PID namespace).
+    std::optional<std::uint32_t> pid;
+    std::string process; ///< its name ("python3"); empty when unknown
+    /// The socket's owner uid where the OS says even when the process is
+    /// hidden (Linux sock_diag); nullopt elsewhere.
+    std::optional<std::uint32_t> uid;
+
+    friend bool operator==(const Listener&, const Listener&) = default;
+};
+
+struct ListenerTable {
+    /// Every listening socket that could be seen, IPv4 first, then by
+    /// address and port.
+    std::vector<Listener> listeners;
+    /// How many of them have no owner: no pid, or no process name.
+    std::size_t owner_hidden = 0;
+    /// Why owners are hidden and how to see them ("run as root to see other
+    /// users' processes"); empty when none is.
+    std::string hidden_because;
+    /// What the table is missing altogether ("IPv6 listeners could not be
+    /// listed: ...", macOS: other users' processes); empty when nothing.
+    std::string missing;
+};
+
+/// Lists listening TCP sockets on `port` (every port when nullopt), with
+/// their owners where this user may see them. Needs no privileges: what
+/// cannot be seen is counted and explained. An Error only when the OS
+/// gives no table at all (or has no way to list one).
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port);
+
 /// Facts about the machine that explain connect timings.
 struct SystemFacts {
     std::string os;         ///< "Linux", "Windows", "macOS", ...

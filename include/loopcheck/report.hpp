@@ -44,6 +44,17 @@ struct TargetReport {
     Diagnosis diagnosis;
     /// --emulate: each strategy run for real, beside the model's prediction.
     std::vector<EmulationResult> emulations;
+    /// What listens on the target's port on this machine, when the target
+    /// is local (a loopback or wildcard address) and the listener table
+    /// could be read; nullopt otherwise.
+    std::optional<std::vector<platform::Listener>> listeners;
+};
+
+/// What the listener table could show (platform::list_listeners).
+struct ListenerTableStatus {
+    bool queried = false;             ///< false when no target was on this machine
+    std::optional<std::string> error; ///< why the table is unavailable
+    std::string limits; ///< what it could not see of the listeners shown (listener_limits)
 };
 
 /// What the self-check (loopcheck with no target) set up and concluded.
@@ -63,6 +74,7 @@ struct Report {
     int count = 1;
     std::vector<TargetReport> targets;
     std::optional<SelfCheck> self_check;
+    ListenerTableStatus listener_table;
     bool incomplete = false; ///< interrupted before every probe finished
     int exit_code = 0;
 };

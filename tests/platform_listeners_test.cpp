@@ -1,0 +1,190 @@
+// platform::list_listeners against listeners the test opens itself, and
+// against `loopcheck listen` running as a child process.
+#include "loopcheck/platform.hpp"
+#include "loopcheck/probe.hpp"
+#include "support/catch.hpp"
+#include "support/child.hpp"
+#include "support/process.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace loopcheck;
+using namespace loopcheck::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Net {
+    platform::NetworkScope scope;
+    Net() { REQUIRE_FALSE(scope.error()); }
+};
+
+platform::Socket listener(Address bind, bool v6only = true) {
+    auto s = platform::open_listener({bind, v6only, 16});
+    INFO((s ? "" : s.error().message));
+    REQUIRE(s.ok());
+    return std::move(*s);
+}
+
+std::uint16_t port_of(const platform::Socket& s) {
+    auto a = platform::local_address(s);
+    REQUIRE(a.ok());
+    return a->port;
+}
+
+bool have_ipv6() {
+    return platform::bind_closed(ipv6_loopback()).ok();
+}
+
+std::vector<platform::Listener> listeners_on(std::uint16_t port) {
+    auto table = platform::list_listeners(port);
+    INFO((table ? "" : table.error().message));
+    REQUIRE(table.ok());
+    for (const auto& l : table->listeners)
+        CHECK(l.bound.port == port); // the filter holds
+    return table->listeners;
+}
+
+/// The port in a "listening on ADDRESS[ (...)]" line of `loopcheck listen`.
+std::uint16_t port_in(const std::string& line) {
+    const auto colon =
+        line.rfind(':', line.find(" (") == std::string::npos ? std::string::npos : line.find(" ("));
+    REQUIRE(colon != std::string::npos);
+    return static_cast<std::uint16_t>(std::stoi(line.substr(colon + 1)));
+}
+
+/// Polls `done` for up to 10 s: for what another process does in its own time.
+template <class F>
+bool eventually(F done) {
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
+
+#ifdef __linux__
+constexpr bool names_processes = true; // the only implementation run here
+#else
+constexpr bool names_processes = false;
+#endif
+
+} // namespace
+
+TEST_CASE("the table shows this process's listener: address, pid, name",
+          "[listeners][integration]") {
+    Net net;
+    auto l = listener(make_ipv4(127, 0, 0, 1));
+    const auto port = port_of(l);
+    const auto seen = listeners_on(port);
+    REQUIRE(seen.size() == 1);
+    CHECK(endpoint_string(seen[0].bound) == "127.0.0.1:" + std::to_string(port));
+    CHECK_FALSE(seen[0].v6only); // IPv4: no such flag
+    REQUIRE(seen[0].pid);
+    CHECK(static_cast<int>(*seen[0].pid) == current_pid());
+    if (names_processes)
+        CHECK(seen[0].process == "loopcheck_tests");
+
+    // Every port: the same listener is in the full table too.
+    auto all = platform::list_listeners(std::nullopt);
+    REQUIRE(all.ok());
+    CHECK(std::count(all->listeners.begin(), all->listeners.end(), seen[0]) == 1);
+}
+
+TEST_CASE("a bound socket that does not listen is not a listener", "[listeners][integration]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    CHECK(listeners_on(port_of(*closed)).empty());
+}
+
+TEST_CASE("IPv6 listeners carry IPV6_V6ONLY", "[listeners][integration]") {
+    Net net;
+    if (!have_ipv6())
+        LC_SKIP("IPv6 loopback is not available on this machine");
+    // One port, both families: another process may hold the IPv4 side of
+    // the port picked for IPv6, so try a few.
+    platform::Socket v6, v4;
+    std::uint16_t port = 0;
+    for (int attempt = 0; attempt < 20 && !v4.valid(); ++attempt) {
+        v6 = listener(ipv6_loopback(), true);
+        port = port_of(v6);
+        if (auto s = platform::open_listener({make_ipv4(127, 0, 0, 1, port), true, 16}))
+            v4 = std::move(*s);
+    }
+    REQUIRE(v4.valid());
+    const auto seen = listeners_on(port);
+    REQUIRE(seen.size() == 2);
+    CHECK(seen[0].bound.family == Family::ipv4); // IPv4 first
+    CHECK(endpoint_string(seen[1].bound) == "[::1]:" + std::to_string(port));
+    if (names_processes)
+        CHECK(seen[1].v6only == true);
+
+    Address any6;
+    any6.family = Family::ipv6;
+    auto dual = listener(any6, false);
+    const auto dual_seen = listeners_on(port_of(dual));
+    REQUIRE(dual_seen.size() == 1);
+    CHECK(is_unspecified(dual_seen[0].bound));
+    CHECK(dual_seen[0].bound.family == Family::ipv6);
+    if (names_processes)
+        CHECK(dual_seen[0].v6only == false);
+    CHECK(static_cast<int>(dual_seen[0].pid.value_or(0)) == current_pid());
+}
+
+TEST_CASE("loopcheck listen: its sockets, pid and name, and SIGTERM ends it with 0",
+          "[listeners][listen][integration]") {
+    Net net;
+    const bool v6 = have_ipv6();
+    std::vector<std::string> argv{LOOPCHECK_EXE, "listen", "127.0.0.1:0"};
+    if (v6)
+        argv.push_back("[::1]:0");
+    for (const char* a : {"--for", "60s"})
+        argv.emplace_back(a);
+    auto child = Child::start(argv);
+    if (!child)
+        LC_SKIP("no child processes on this platform");
+    auto first = child->read_line(10s);
+    REQUIRE(first);
+    CHECK(first->rfind("listening on 127.0.0.1:", 0) == 0);
+    const auto port4 = port_in(*first);
+    CHECK(port4 != 0); // port 0 picked a real one, and said which
+
+    const auto seen = listeners_on(port4);
+    REQUIRE(seen.size() == 1);
+    REQUIRE(seen[0].pid);
+    CHECK(static_cast<int>(*seen[0].pid) == child->pid());
+    if (names_processes)
+        CHECK(seen[0].process == "loopcheck");
+
+    if (v6) {
+        auto second = child->read_line(10s);
+        REQUIRE(second);
+        CHECK(second->rfind("listening on [::1]:", 0) == 0);
+        const auto seen6 = listeners_on(port_in(*second));
+        REQUIRE(seen6.size() == 1);
+        CHECK(static_cast<int>(seen6[0].pid.value_or(0)) == child->pid());
+        if (names_processes)
+            CHECK(seen6[0].v6only == true);
+    }
+
+    // It accepts, and says so on stderr with the peer address.
+    std::vector<ProbeSpec> specs{{make_ipv4(127, 0, 0, 1, port4)}};
+    CHECK(probe(specs, 5s)[0].outcome == Outcome::accepted);
+    CHECK(eventually([&] { return child->stderr_text().find("accepted") != std::string::npos; }));
+
+    child->signal(SIGTERM);
+    CHECK(child->wait(10s) == 0);
+    const auto err = child->stderr_text();
+    INFO(err);
+    CHECK(err.find("accepted 127.0.0.1:") != std::string::npos);
+    CHECK(err.find("on 127.0.0.1:" + std::to_string(port4)) != std::string::npos);
+    CHECK(err.find("stopped after 1 connection(s)") != std::string::npos);
+    CHECK(listeners_on(port4).empty()); // gone with it
+}
