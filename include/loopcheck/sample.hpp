@@ -57,6 +57,7 @@ struct Sample {
     std::optional<int> syn_retransmissions;
     OptionState option = OptionState::not_requested;
     int option_error = 0;
+    std::string option_error_name; ///< the OS's name for option_error, e.g. "WSAEOPNOTSUPP"
 };
 
 } // namespace loopcheck
