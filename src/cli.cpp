@@ -116,6 +116,7 @@ int run_cli(int argc, char** argv) {
 
     // Subcommands; each one's file adds itself here.
     std::vector<Command> commands;
+    commands.push_back(staircase_command(app));
 
     try {
         app.parse(argc, argv);

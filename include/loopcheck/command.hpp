@@ -15,4 +15,7 @@ struct Command {
 /// Prints "loopcheck: error: <message>" on stderr and returns exit code 2.
 int usage_failure(const std::string& message);
 
+/// `loopcheck staircase [TARGET]` (src/cmd_staircase.cpp).
+Command staircase_command(CLI::App& app);
+
 } // namespace loopcheck
