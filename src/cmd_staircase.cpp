@@ -122,24 +122,26 @@ int run_staircase(const StaircaseOptions& o) {
                                                                  : exit_code::internal,
                     addresses.error().message);
 
-    // Every address at every limit in one round, concurrently, as the main
-    // check does; `count` rounds.
-    std::vector<ProbeSpec> specs;
-    for (const auto& p : *addresses)
-        for (int limit = 0; limit <= staircase_max_limit; ++limit)
-            specs.push_back({p.address, SynPolicy::fixed, limit});
-    std::vector<std::vector<Sample>> samples(specs.size());
+    // One limit at a time, every address at once. Probes started together
+    // finish in the same wait, so a later start reads a shorter latency;
+    // across limits that would tilt the fit, across addresses it does not.
+    constexpr std::size_t limits = staircase_max_limit + 1;
+    std::vector<std::vector<Sample>> samples(addresses->size() * limits);
     ProgressLine progress(platform::is_terminal(platform::Stream::err));
     for (int round = 0; round < o.count && !stop_requested(); ++round) {
-        spdlog::debug("staircase round {}: {} probe(s)", round + 1, specs.size());
-        auto got = probe(specs, *timeout, progress.callback());
-        for (std::size_t i = 0; i < got.size(); ++i)
-            samples[i].push_back(std::move(got[i]));
+        for (std::size_t l = 0; l < limits && !stop_requested(); ++l) {
+            std::vector<ProbeSpec> specs;
+            for (const auto& p : *addresses)
+                specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
+            spdlog::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
+            auto got = probe(specs, *timeout, progress.callback());
+            for (std::size_t a = 0; a < got.size(); ++a)
+                samples[a * limits + l].push_back(std::move(got[a]));
+        }
     }
     progress.clear();
     report.incomplete = stop_requested();
 
-    constexpr std::size_t limits = staircase_max_limit + 1;
     for (std::size_t a = 0; a < addresses->size(); ++a) {
         std::vector<StairStep> steps;
         for (std::size_t l = 0; l < limits; ++l)

@@ -60,6 +60,33 @@ std::string fitted_ms(double ms, bool plus) {
                        format_duration(Micros{us < 0 ? -us : us}));
 }
 
+/// `text` wrapped at 100 columns, every line indented by two spaces.
+std::string wrapped(std::string_view text) {
+    constexpr std::size_t width = 100, indent = 2;
+    std::string out(indent, ' ');
+    std::size_t column = indent;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto end = text.find(' ', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const auto word = text.substr(pos, end - pos);
+        if (column > indent && column + 1 + word.size() > width) {
+            out.push_back('\n');
+            out.append(indent, ' ');
+            column = indent;
+        } else if (column > indent) {
+            out.push_back(' ');
+            ++column;
+        }
+        out.append(word);
+        column += word.size();
+        pos = end + 1;
+    }
+    out.push_back('\n');
+    return out;
+}
+
 void ms(JsonWriter& w, std::string_view key, Micros d) {
     w.key(key).number(to_ms(d), 3);
 }
@@ -88,7 +115,7 @@ std::string render_staircase_text(const StaircaseReport& r) {
                                fitted_ms(a.fit_ms->slope, true),
                                fitted_ms(a.fit_ms->intercept, false), limits);
         }
-        out += fmt::format("  {}\n", a.conclusion);
+        out += wrapped(a.conclusion);
     }
     out += fmt::format("\nSystem: {} {}", r.system.os, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
