@@ -115,6 +115,11 @@ TEST_CASE("a listener whose queue is full lets a connect time out", "[probe][int
         if (s.outcome == Outcome::timeout)
             break;
     }
+    // Windows answers a SYN beyond a full backlog with a reset
+    // (learn.microsoft.com .../winsock2/nf-winsock2-listen); Wine passes the
+    // backlog to the Linux host and behaves like Linux.
+    if (seen.back().outcome == Outcome::refused && platform::system_facts().os == "Windows")
+        LC_SKIP("Windows refuses connects beyond a full backlog instead of dropping them");
     REQUIRE(seen.back().outcome == Outcome::timeout);
     CHECK(seen.back().latency >= 300ms);
     CHECK(seen.back().latency < 2s); // bounded by our timeout, not the stack's
