@@ -4,7 +4,7 @@
 using namespace loopcheck;
 using namespace std::chrono_literals;
 
-TEST_CASE("WSA codes become outcomes; the native code and name are kept", "[winsock_errors]") {
+TEST_CASE("WSA codes become outcomes, keeping the native code and name", "[winsock_errors]") {
     auto refused = wsa_failure_sample(10061, 2030ms);
     CHECK(refused.outcome == Outcome::refused);
     CHECK(refused.native_code == 10061);
