@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #ifdef _WIN32
@@ -58,9 +59,12 @@ std::string slurp(const std::filesystem::path& p) {
 } // namespace
 
 RunResult run_loopcheck(const std::vector<std::string>& args) {
+    // Unique across the test processes CTest runs in parallel, not just
+    // within this one.
+    static const auto process_tag = std::to_string(std::random_device{}());
     static std::atomic<int> counter{0};
     const auto dir = std::filesystem::temp_directory_path();
-    const auto tag = std::to_string(counter++);
+    const auto tag = process_tag + "_" + std::to_string(counter++);
     const auto out_path = dir / ("loopcheck_test_out_" + tag);
     const auto err_path = dir / ("loopcheck_test_err_" + tag);
     std::string cmd = quote(loopcheck_exe());
