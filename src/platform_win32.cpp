@@ -1,19 +1,22 @@
 // The platform layer for Windows: Winsock 2, select(), getaddrinfo(). It
-// mirrors src/platform_posix.cpp; system facts and the console live in
-// src/platform_win32_facts.cpp. docs/windows.md explains each call.
+// mirrors src/platform_posix.cpp. The sockets loopcheck holds itself
+// (listeners, closed ports) are in src/platform_win32_listen.cpp, system
+// facts and the console in src/platform_win32_facts.cpp, shared socket
+// helpers in src/win32_sockets.cpp. docs/windows.md explains each call.
 #include "loopcheck/platform.hpp"
 #include "loopcheck/syn_policy.hpp"
 #include "loopcheck/windows_tcp_info.hpp"
 #include "loopcheck/winsock_errors.hpp"
-#include "win32_headers.hpp"
+#include "win32_sockets.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace loopcheck::platform {
+
+using namespace win32;
 
 // The portable tables (winsock_errors.hpp, syn_policy.hpp) carry plain
 // numbers so that they are tested on every OS; here they meet the SDK's.
@@ -46,89 +49,6 @@ struct InitialRtoPayload {
     UCHAR MaxSynRetransmissions;
 };
 static_assert(sizeof(InitialRtoPayload) == 4);
-
-int native_family(Family f) {
-    return f == Family::ipv4 ? AF_INET : AF_INET6;
-}
-
-int to_sockaddr(const Address& a, sockaddr_storage& ss) {
-    std::memset(&ss, 0, sizeof ss);
-    if (a.family == Family::ipv4) {
-        auto* sin = reinterpret_cast<sockaddr_in*>(&ss);
-        sin->sin_family = AF_INET;
-        sin->sin_port = htons(a.port);
-        std::memcpy(&sin->sin_addr, a.bytes.data(), 4);
-        return sizeof(sockaddr_in);
-    }
-    auto* sin6 = reinterpret_cast<sockaddr_in6*>(&ss);
-    sin6->sin6_family = AF_INET6;
-    sin6->sin6_port = htons(a.port);
-    sin6->sin6_scope_id = a.scope_id;
-    std::memcpy(&sin6->sin6_addr, a.bytes.data(), 16);
-    return sizeof(sockaddr_in6);
-}
-
-std::optional<Address> from_sockaddr(const sockaddr* sa) {
-    Address a;
-    if (sa->sa_family == AF_INET) {
-        const auto* sin = reinterpret_cast<const sockaddr_in*>(sa);
-        a.family = Family::ipv4;
-        a.port = ntohs(sin->sin_port);
-        std::memcpy(a.bytes.data(), &sin->sin_addr, 4);
-        return a;
-    }
-    if (sa->sa_family == AF_INET6) {
-        const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(sa);
-        a.family = Family::ipv6;
-        a.port = ntohs(sin6->sin6_port);
-        a.scope_id = sin6->sin6_scope_id;
-        std::memcpy(a.bytes.data(), &sin6->sin6_addr, 16);
-        return a;
-    }
-    return std::nullopt;
-}
-
-/// The system's text for a WSA code with its name, e.g. "No connection
-/// could be made ... (WSAECONNREFUSED)"; the name alone when Windows has
-/// no text (Wine has none for most).
-std::string wsa_message(int code) {
-    std::array<char, 512> buf{};
-    const DWORD n =
-        ::FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
-                         static_cast<DWORD>(code), 0, buf.data(), buf.size(), nullptr);
-    std::string text(buf.data(), n);
-    while (!text.empty() &&
-           (text.back() == '\r' || text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
-        text.pop_back();
-    return text.empty() ? wsa_error_name(code) : fmt::format("{} ({})", text, wsa_error_name(code));
-}
-
-/// A non-blocking TCP socket that child processes do not inherit. Windows
-/// sockets are inheritable by default; the test suite starts loopcheck.exe
-/// while it holds listeners, and an inherited handle would keep a port
-/// open after its owner closed it. WSA_FLAG_NO_HANDLE_INHERIT needs
-/// Windows 7 SP1; without it the flag is WSAEINVAL, so fall back to
-/// clearing the flag on the handle (learn.microsoft.com .../winsock2/nf-winsock2-wsasocketw).
-SOCKET open_tcp_socket(Family family) {
-    const int af = native_family(family);
-    SOCKET s = ::WSASocketW(af, SOCK_STREAM, IPPROTO_TCP, nullptr, 0,
-                            WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
-    if (s == INVALID_SOCKET && ::WSAGetLastError() == WSAEINVAL) {
-        s = ::WSASocketW(af, SOCK_STREAM, IPPROTO_TCP, nullptr, 0, WSA_FLAG_OVERLAPPED);
-        if (s != INVALID_SOCKET)
-            ::SetHandleInformation(reinterpret_cast<HANDLE>(s), HANDLE_FLAG_INHERIT, 0);
-    }
-    if (s == INVALID_SOCKET)
-        return s;
-    u_long non_blocking = 1;
-    if (::ioctlsocket(s, FIONBIO, &non_blocking) != 0) {
-        const int err = ::WSAGetLastError();
-        ::closesocket(s);
-        ::WSASetLastError(err);
-        return INVALID_SOCKET;
-    }
-    return s;
-}
 
 // --- SYN retry control and kernel evidence. -------------------------------
 
@@ -183,14 +103,6 @@ void close_with(SOCKET& s, Sample& sample) {
     ::closesocket(s);
     s = INVALID_SOCKET;
 }
-
-/// select() takes whole milliseconds in practice; round up so that a wait
-/// of 0.4 ms does not become a busy zero-length select.
-timeval to_timeval(Micros wait) {
-    const auto ms = (std::max(wait, Micros{0}).count() + 999) / 1000;
-    return {static_cast<long>(ms / 1000), static_cast<long>((ms % 1000) * 1000)};
-}
-
 } // namespace
 
 NetworkScope::NetworkScope() {
@@ -423,113 +335,6 @@ std::size_t ConnectSet::pending() const noexcept {
 
 std::size_t ConnectSet::capacity() noexcept {
     return FD_SETSIZE;
-}
-
-// --- Sockets the tool holds itself. ---------------------------------------
-
-Socket::~Socket() {
-    if (handle_ != invalid)
-        ::closesocket(static_cast<SOCKET>(handle_));
-}
-
-Socket& Socket::operator=(Socket&& other) noexcept {
-    if (this != &other) {
-        if (handle_ != invalid)
-            ::closesocket(static_cast<SOCKET>(handle_));
-        handle_ = std::exchange(other.handle_, invalid);
-    }
-    return *this;
-}
-
-namespace {
-
-Result<Socket> bound_socket(const Address& bind, bool v6only) {
-    const SOCKET s = open_tcp_socket(bind.family);
-    if (s == INVALID_SOCKET)
-        return system_error(fmt::format("socket() for {} failed: {}", endpoint_string(bind),
-                                        wsa_message(::WSAGetLastError())));
-    Socket sock(static_cast<std::intptr_t>(s));
-    // SO_EXCLUSIVEADDRUSE, not SO_REUSEADDR. On Windows SO_REUSEADDR lets
-    // another socket bind the same address and port while ours is open and
-    // take its connections, so a "closed" port could start accepting or a
-    // listener miss connects; SO_EXCLUSIVEADDRUSE forbids that
-    // (learn.microsoft.com .../winsock/using-so-reuseaddr-and-so-exclusiveaddruse).
-    // Failing to set it costs only that protection, so it is not fatal.
-    const BOOL exclusive = TRUE;
-    if (::setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
-                     sizeof exclusive) != 0)
-        spdlog::debug("SO_EXCLUSIVEADDRUSE on {}: {}", endpoint_string(bind),
-                      wsa_error_name(::WSAGetLastError()));
-    if (bind.family == Family::ipv6) {
-        // Windows' default is already V6ONLY on; set it either way so the
-        // socket means what the caller asked (dual-stack-sockets docs).
-        const DWORD v = v6only ? 1 : 0;
-        if (::setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, reinterpret_cast<const char*>(&v),
-                         sizeof v) != 0)
-            return system_error(fmt::format("IPV6_V6ONLY on {} failed: {}", endpoint_string(bind),
-                                            wsa_message(::WSAGetLastError())));
-    }
-    sockaddr_storage ss{};
-    const int len = to_sockaddr(bind, ss);
-    if (::bind(s, reinterpret_cast<const sockaddr*>(&ss), len) != 0)
-        return system_error(fmt::format("cannot bind {}: {}", endpoint_string(bind),
-                                        wsa_message(::WSAGetLastError())));
-    return sock;
-}
-
-} // namespace
-
-Result<Socket> open_listener(const ListenOptions& options) {
-    auto sock = bound_socket(options.bind, options.v6only);
-    if (!sock)
-        return sock;
-    if (::listen(static_cast<SOCKET>(sock->native()), options.backlog) != 0)
-        return system_error(fmt::format("cannot listen on {}: {}", endpoint_string(options.bind),
-                                        wsa_message(::WSAGetLastError())));
-    return sock;
-}
-
-Result<Socket> bind_closed(const Address& address) {
-    // Bound but not listening: Windows answers a SYN to it with a reset,
-    // like Linux, and SO_EXCLUSIVEADDRUSE keeps anyone else off the port.
-    return bound_socket(address, true);
-}
-
-Result<Address> local_address(const Socket& socket) {
-    sockaddr_storage ss{};
-    int len = sizeof ss;
-    if (::getsockname(static_cast<SOCKET>(socket.native()), reinterpret_cast<sockaddr*>(&ss),
-                      &len) != 0)
-        return system_error(
-            fmt::format("getsockname failed: {}", wsa_message(::WSAGetLastError())));
-    auto a = from_sockaddr(reinterpret_cast<const sockaddr*>(&ss));
-    if (!a)
-        return system_error("getsockname returned a non-IP address");
-    return *a;
-}
-
-Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros wait) {
-    const auto s = static_cast<SOCKET>(listener.native());
-    fd_set readfds;
-    FD_ZERO(&readfds);
-    FD_SET(s, &readfds);
-    timeval tv = to_timeval(wait);
-    const int n = ::select(0, &readfds, nullptr, nullptr, &tv);
-    if (n == SOCKET_ERROR)
-        return system_error(fmt::format("select failed: {}", wsa_message(::WSAGetLastError())));
-    if (n == 0)
-        return std::optional<Address>{};
-    sockaddr_storage ss{};
-    int len = sizeof ss;
-    const SOCKET c = ::accept(s, reinterpret_cast<sockaddr*>(&ss), &len);
-    if (c == INVALID_SOCKET) {
-        const int err = ::WSAGetLastError();
-        if (err == WSAEWOULDBLOCK || err == WSAECONNRESET || err == WSAEINTR)
-            return std::optional<Address>{};
-        return system_error(fmt::format("accept failed: {}", wsa_message(err)));
-    }
-    ::closesocket(c);
-    return from_sockaddr(reinterpret_cast<const sockaddr*>(&ss));
 }
 
 } // namespace loopcheck::platform
