@@ -5,18 +5,43 @@
 
 if(LOOPCHECK_HEADER_ONLY_DEPS)
     # Cross builds (cmake/toolchains/mingw-w64.cmake) use fmt and spdlog
-    # header-only from LOOPCHECK_DEPS_INCLUDE_DIR: the distribution ships no
-    # libraries for the target system.
+    # header-only, CLI11 and Catch2 2 (single header) from
+    # LOOPCHECK_DEPS_INCLUDE_DIR: the distribution ships no libraries for
+    # the target system.
+    if(NOT LOOPCHECK_DEPS_INCLUDE_DIR)
+        # Stage an include directory holding only the four libraries, as
+        # links to the host's headers, made at configure time inside the
+        # build tree. The cross compiler must never see /usr/include
+        # itself: glibc's headers there would shadow MinGW's.
+        set(LOOPCHECK_DEPS_SOURCE_DIR /usr/include CACHE PATH
+            "Where the fmt, spdlog, CLI and catch2 header directories are")
+        set(LOOPCHECK_DEPS_INCLUDE_DIR ${CMAKE_BINARY_DIR}/deps-include)
+        file(MAKE_DIRECTORY ${LOOPCHECK_DEPS_INCLUDE_DIR})
+        foreach(dir fmt spdlog CLI catch2)
+            set(from ${LOOPCHECK_DEPS_SOURCE_DIR}/${dir})
+            if(NOT IS_DIRECTORY ${from})
+                message(FATAL_ERROR "${from} is missing: install the headers "
+                                    "(Debian: apt-get install libfmt-dev libspdlog-dev "
+                                    "libcli11-dev catch2)")
+            endif()
+            file(REMOVE ${LOOPCHECK_DEPS_INCLUDE_DIR}/${dir})
+            file(CREATE_LINK ${from} ${LOOPCHECK_DEPS_INCLUDE_DIR}/${dir} SYMBOLIC)
+        endforeach()
+    endif()
     add_library(loopcheck_deps_headers INTERFACE)
     target_include_directories(loopcheck_deps_headers SYSTEM INTERFACE ${LOOPCHECK_DEPS_INCLUDE_DIR})
     add_library(loopcheck::fmt INTERFACE IMPORTED)
     target_link_libraries(loopcheck::fmt INTERFACE loopcheck_deps_headers)
     target_compile_definitions(loopcheck::fmt INTERFACE FMT_HEADER_ONLY=1)
+    # spdlog is header-only unless SPDLOG_COMPILED_LIB is defined, so only
+    # the external fmt needs saying.
     add_library(loopcheck::spdlog INTERFACE IMPORTED)
     target_link_libraries(loopcheck::spdlog INTERFACE loopcheck::fmt)
-    target_compile_definitions(loopcheck::spdlog INTERFACE SPDLOG_HEADER_ONLY=1 SPDLOG_FMT_EXTERNAL=1)
+    target_compile_definitions(loopcheck::spdlog INTERFACE SPDLOG_FMT_EXTERNAL=1)
     add_library(loopcheck::cli11 INTERFACE IMPORTED)
     target_link_libraries(loopcheck::cli11 INTERFACE loopcheck_deps_headers)
+    add_library(loopcheck::catch2 INTERFACE IMPORTED)
+    target_link_libraries(loopcheck::catch2 INTERFACE loopcheck_deps_headers)
     return()
 endif()
 

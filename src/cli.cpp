@@ -132,6 +132,7 @@ int run_cli(int argc, char** argv) {
     std::vector<Command> commands;
     commands.push_back(add_audit_command(app));
     commands.push_back(add_listen_command(app));
+    commands.push_back(staircase_command(app));
 
     try {
         app.parse(argc, argv);

@@ -158,7 +158,10 @@ std::optional<std::vector<MibRow>> decode_mib_tcp_table(std::span<const std::uin
             m.pid = le_u32(r + row4_pid);
         } else {
             std::memcpy(m.local.bytes.data(), r, 16);
-            m.local.scope_id = le_u32(r + row6_scope);
+            // A zone only means something for a link-local address (fe80::/10);
+            // Wine fills it in for ::1 too, which would print "[::1%4096]".
+            if (m.local.bytes[0] == 0xfe && (m.local.bytes[1] & 0xc0) == 0x80)
+                m.local.scope_id = le_u32(r + row6_scope);
             m.local.port = net_u16(r + row6_port);
             m.state = le_u32(r + row6_state);
             m.pid = le_u32(r + row6_pid);

@@ -68,8 +68,11 @@ AddressSummary summarize_address(std::span<const Sample> all_samples,
             continue;
         if (s.option == OptionState::applied)
             applied.push_back(s);
-        else if (s.option == OptionState::refused || s.option == OptionState::unsupported)
+        else if (s.option == OptionState::refused || s.option == OptionState::unsupported) {
             out.fast_option_refused = true;
+            if (out.fast_option_error.empty())
+                out.fast_option_error = s.option_error_name;
+        }
     }
     if (!applied.empty()) {
         bool ignored = false;

@@ -172,6 +172,7 @@ void apply_syn_policy(int fd, const ProbeSpec& spec, Sample& s) {
         } else {
             s.option = OptionState::refused;
             s.option_error = errno;
+            s.option_error_name = sample_from_errno(s.option_error, Micros{0}).native_name;
         }
         return;
     }
@@ -270,6 +271,7 @@ struct ConnectSet::Impl {
         Entry& e = entries[id];
         s.option = e.sample.option;
         s.option_error = e.sample.option_error;
+        s.option_error_name = e.sample.option_error_name;
         close_with(e.fd, s);
         return {id, std::move(s)};
     }
@@ -315,6 +317,7 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
         }
         s.option = e.sample.option;
         s.option_error = e.sample.option_error;
+        s.option_error_name = e.sample.option_error_name;
         close_with(e.fd, s);
         e.sample = std::move(s);
         impl_->finished_at_once.push_back(id);

@@ -111,7 +111,10 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
             Listener l;
             l.bound = row.local;
             // The tables carry no IPV6_V6ONLY flag, so it stays unknown.
-            l.pid = row.pid;
+            // Pid 0 is the idle process, which owns no socket: a table that
+            // says 0 (Wine's does) does not know the owner.
+            if (row.pid != 0)
+                l.pid = row.pid;
             auto [name, fresh] = names.try_emplace(row.pid);
             if (fresh)
                 name->second = process_name(row.pid);

@@ -34,6 +34,8 @@ void samples(JsonWriter& w, const std::vector<Sample>& list) {
         w.key("syn_retransmissions").optional(s.syn_retransmissions);
         w.key("syn_option").value(option_state_name(s.option));
         w.key("interrupted").value(s.interrupted);
+        w.key("syn_option_error");
+        s.option_error_name.empty() ? w.null() : w.value(s.option_error_name);
         w.end_object();
     }
     w.end_array();

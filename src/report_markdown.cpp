@@ -146,6 +146,15 @@ std::string render_markdown(const Report& r) {
             }
             address_table(out, t, r.count);
             listener_table(out, t);
+            for (const auto& a : t.addresses) {
+                if (!a.summary.fast_option_refused)
+                    continue;
+                const auto& why = a.summary.fast_option_error;
+                out += fmt::format("\nSIO_TCP_INITIAL_RTO (no SYN retries) was refused by the "
+                                   "OS{}: only default probes ran.\n",
+                                   why.empty() ? "" : fmt::format(" (`{}`)", why));
+                break;
+            }
         }
         if (!t.diagnosis.findings.empty()) {
             out += "\n**Findings**\n\n";

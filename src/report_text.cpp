@@ -183,6 +183,16 @@ void address_table(Writer& w, const TargetReport& t, int count) {
             line.pop_back();
         w.line(i == 0 ? w.paint(line, dim) : line);
     }
+    // Wine rejects the ioctl (docs/windows.md), as may old Windows builds:
+    // say so once; the default probes are still the measurement that matters.
+    const auto refused = std::find_if(t.addresses.begin(), t.addresses.end(),
+                                      [](auto& a) { return a.summary.fast_option_refused; });
+    if (refused != t.addresses.end()) {
+        const auto& why = refused->summary.fast_option_error;
+        w.line(fmt::format("  SIO_TCP_INITIAL_RTO (no SYN retries) refused by the OS{}: default "
+                           "probes only.",
+                           why.empty() ? "" : fmt::format(" ({})", why)));
+    }
 }
 
 void resolution_lines(Writer& w, const Report& r, const Resolution& res) {

@@ -252,12 +252,22 @@ TEST_CASE("audit: the test's own listeners, single-stack and unreached",
     REQUIRE(v4);
     const auto p4 = platform::local_address(*v4)->port;
 
+    // Wine's GetExtendedTcpTable reports pid 0 and no IPV6_V6ONLY: where the
+    // table cannot name the owner, the owner checks have nothing to check.
+    auto own = platform::list_listeners(p4);
+    REQUIRE(own);
+    REQUIRE(own->listeners.size() == 1);
+    const bool owner_known = own->listeners[0].pid.has_value();
+    if (!owner_known)
+        WARN("this platform's listener table names no owner: owner checks skipped");
+
     auto r = run_loopcheck({"audit", port_text(p4)});
     INFO(r.out << r.err);
     CHECK(r.exit_code == exit_code::healthy);
     CHECK(contains(r.out, "AUDIT: 1 listening port(s)"));
     CHECK(contains(r.out, "127.0.0.1:" + port_text(p4)));
-    CHECK(contains(r.out, "loopcheck_tests (pid " + std::to_string(current_pid()) + ")"));
+    if (owner_known)
+        CHECK(contains(r.out, "loopcheck_tests (pid " + std::to_string(current_pid()) + ")"));
     CHECK(contains(r.out, "single-stack"));
 
     if (!platform::bind_closed(ipv6_loopback()).ok())
@@ -270,8 +280,10 @@ TEST_CASE("audit: the test's own listeners, single-stack and unreached",
     CHECK(contains(j.out, "\"schema\": \"loopcheck-audit/1\""));
     CHECK(contains(j.out, "\"port\": " + port_text(p6)));
     CHECK(contains(j.out, "\"endpoint\": \"[::1]:" + port_text(p6) + "\""));
-    CHECK(contains(j.out, "\"v6only\": true"));
-    CHECK(contains(j.out, "\"pid\": " + std::to_string(current_pid())));
+    if (owner_known) {
+        CHECK(contains(j.out, "\"v6only\": true"));
+        CHECK(contains(j.out, "\"pid\": " + std::to_string(current_pid())));
+    }
     if (localhost_v4_only) {
         CHECK(j.exit_code == exit_code::server_down);
         CHECK(contains(j.out, "\"id\": \"localhost-unreached\""));
@@ -297,8 +309,13 @@ TEST_CASE("the check names the listener localhost does not reach", "[cli][integr
     INFO(r.out);
     CHECK(r.exit_code == exit_code::server_down);
     CHECK(contains(r.out, "listener-elsewhere"));
-    CHECK(contains(r.out, "loopcheck_tests (pid " + std::to_string(current_pid()) +
-                              ") listens on [::1]:" + port_text(port)));
+    auto own = platform::list_listeners(port);
+    REQUIRE(own);
+    REQUIRE_FALSE(own->listeners.empty());
+    if (own->listeners[0].pid) // Wine's table names no owner
+        CHECK(contains(r.out, "loopcheck_tests (pid " + std::to_string(current_pid()) +
+                                  ") listens on [::1]:" + port_text(port)));
+    CHECK(contains(r.out, "listens on [::1]:" + port_text(port)));
     CHECK(contains(r.out, "Connect to [::1]:" + port_text(port) + " instead of localhost:"));
 }
 

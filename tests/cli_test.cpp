@@ -221,3 +221,53 @@ TEST_CASE("many targets under a low descriptor limit are probed in waves", "[cli
     CHECK(refused == 2 * pairs);
 }
 #endif
+
+TEST_CASE("staircase: bad input is one line and exit 2", "[cli][staircase]") {
+    expect_usage_error({"staircase", "--count", "0"}, "--count");
+    expect_usage_error({"staircase", "--count", "101"}, "--count");
+    expect_usage_error({"staircase", "--timeout", "soon"}, "--timeout");
+    expect_usage_error({"staircase", "--timeout", "0"}, "--timeout");
+    expect_usage_error({"staircase", "localhost:0"}, "port 0");
+    expect_usage_error({"staircase", "--bogus"}, "bogus");
+}
+
+TEST_CASE("staircase: a name that does not resolve exits 4", "[cli][staircase][integration]") {
+    auto r = run_loopcheck({"staircase", "nosuch.invalid:80"});
+    CHECK(r.exit_code == exit_code::unresolved);
+    CHECK(r.out.empty());
+    CHECK(lines(r.err).size() == 1);
+    CHECK(contains(r.err, "nosuch.invalid"));
+}
+
+TEST_CASE("staircase: the reserved closed ports, every limit, in JSON",
+          "[cli][staircase][integration]") {
+    auto r = run_loopcheck({"staircase", "--json", "-n", "1", "--timeout", "4s"});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(contains(r.out, "\"schema\": \"loopcheck-staircase/1\""));
+    CHECK(contains(r.out, "\"reserved_closed_port\": true"));
+    for (int limit = 0; limit <= 5; ++limit)
+        CHECK(contains(r.out, "\"limit\": " + std::to_string(limit)));
+    CHECK_FALSE(contains(r.out, "\"outcome\": \"accepted\""));
+    const auto os = platform::system_facts().os;
+    if (os == "Linux") {
+        // The kernel counts no retransmission after a reset: flat, and said so.
+        CHECK(contains(r.out, "\"shape\": \"flat\""));
+        CHECK(contains(r.out, "refusals are not retried here"));
+        CHECK(contains(r.out, "\"option_error\": \"EINVAL\"")); // TCP_SYNCNT=0
+    }
+}
+
+TEST_CASE("staircase: text against a listener says there is no refusal to time",
+          "[cli][staircase][integration]") {
+    platform::NetworkScope net;
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 64});
+    REQUIRE(l.ok());
+    const auto target = "127.0.0.1:" + std::to_string(port_of(*l));
+    auto r = run_loopcheck({"staircase", "-n", "1", target});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(contains(r.out, "Staircase: refused connects with"));
+    CHECK(contains(r.out, target + "  [not-refused]"));
+    CHECK(contains(r.out, "was not refused (accepted)"));
+}

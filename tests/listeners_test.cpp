@@ -281,8 +281,10 @@ TEST_CASE("Windows: MIB_TCPTABLE_OWNER_PID bytes", "[listeners][decode]") {
 TEST_CASE("Windows: MIB_TCP6TABLE_OWNER_PID bytes", "[listeners][decode]") {
     Bytes t(4 + 2 * 56, 0);
     put_le32(t, 0, 2);
-    // Row 0: [::1]:3000 LISTEN, pid 77. Row 1: [fe80::1%12]:5000 LISTEN, pid 5.
+    // Row 0: [::1]:3000 LISTEN, pid 77, with the zone 4096 Wine reports for
+    // it (meaningless off link-local). Row 1: [fe80::1%12]:5000 LISTEN, pid 5.
     t[4 + 15] = 1;
+    put_le32(t, 4 + 16, 4096);
     put_le32(t, 4 + 20, (3000 & 0xff) << 8 | (3000 >> 8));
     put_le32(t, 4 + 48, 2);
     put_le32(t, 4 + 52, 77);

@@ -86,8 +86,12 @@ TEST_CASE("the table shows this process's listener: address, pid, name",
     REQUIRE(seen.size() == 1);
     CHECK(endpoint_string(seen[0].bound) == "127.0.0.1:" + std::to_string(port));
     CHECK_FALSE(seen[0].v6only); // IPv4: no such flag
-    REQUIRE(seen[0].pid);
-    CHECK(static_cast<int>(*seen[0].pid) == current_pid());
+    if (names_processes || seen[0].pid) {
+        REQUIRE(seen[0].pid);
+        CHECK(static_cast<int>(*seen[0].pid) == current_pid());
+    } else {
+        WARN("the listener table names no owner here (Wine reports pid 0)");
+    }
     if (names_processes)
         CHECK(seen[0].process == "loopcheck_tests");
 
@@ -135,7 +139,8 @@ TEST_CASE("IPv6 listeners carry IPV6_V6ONLY", "[listeners][integration]") {
     CHECK(dual_seen[0].bound.family == Family::ipv6);
     if (names_processes)
         CHECK(dual_seen[0].v6only == false);
-    CHECK(static_cast<int>(dual_seen[0].pid.value_or(0)) == current_pid());
+    if (names_processes || dual_seen[0].pid)
+        CHECK(static_cast<int>(dual_seen[0].pid.value_or(0)) == current_pid());
 }
 
 TEST_CASE("loopcheck listen: its sockets, pid and name, and SIGTERM ends it with 0",

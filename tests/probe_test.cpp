@@ -115,6 +115,11 @@ TEST_CASE("a listener whose queue is full lets a connect time out", "[probe][int
         if (s.outcome == Outcome::timeout)
             break;
     }
+    // Windows answers a SYN beyond a full backlog with a reset
+    // (learn.microsoft.com .../winsock2/nf-winsock2-listen); Wine passes the
+    // backlog to the Linux host and behaves like Linux.
+    if (seen.back().outcome == Outcome::refused && platform::system_facts().os == "Windows")
+        LC_SKIP("Windows refuses connects beyond a full backlog instead of dropping them");
     REQUIRE(seen.back().outcome == Outcome::timeout);
     CHECK(seen.back().latency >= 300ms);
     CHECK(seen.back().latency < 2s); // bounded by our timeout, not the stack's
@@ -181,4 +186,42 @@ TEST_CASE("system facts name the OS", "[probe][integration]") {
     CHECK_FALSE(f.os.empty());
     CHECK_FALSE(f.os_version.empty());
     CHECK_FALSE(f.hosts_file.empty());
+}
+
+TEST_CASE("the SYN-retry option is applied, or refused with the OS's code",
+          "[probe][integration]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const auto addr = make_ipv4(127, 0, 0, 1, port_of(*closed));
+    std::vector<ProbeSpec> specs{{addr, SynPolicy::no_retries, 0},
+                                 {addr, SynPolicy::fixed, 2},
+                                 {addr, SynPolicy::fixed, 0},
+                                 {addr, SynPolicy::system_default, 0}};
+    auto r = probe(specs, 2s);
+    REQUIRE(r.size() == specs.size());
+    for (const auto& s : r)
+        CHECK(s.outcome == Outcome::refused); // a refused option never stops the probe
+    CHECK(r[3].option == OptionState::not_requested);
+    const auto os = platform::system_facts().os;
+    if (os == "Linux") {
+        // Linux has no "no retries after a reset": it never retries one.
+        CHECK(r[0].option == OptionState::unsupported);
+        CHECK(r[1].option == OptionState::applied); // TCP_SYNCNT 2
+        // TCP_SYNCNT takes 1..255 (tcp(7)).
+        CHECK(r[2].option == OptionState::refused);
+        CHECK(r[2].option_error_name == "EINVAL");
+        // TCP_INFO stays readable after the refusal: no SYN was resent.
+        CHECK(r[1].syn_retransmissions == 0);
+    } else if (os == "Windows") {
+        for (std::size_t i = 0; i < 3; ++i) {
+            INFO(i << ": " << option_state_name(r[i].option) << " " << r[i].option_error_name);
+            // Applied on Windows 8 and later; Wine answers WSAEOPNOTSUPP.
+            CHECK((r[i].option == OptionState::applied || r[i].option == OptionState::refused));
+            if (r[i].option == OptionState::refused) {
+                CHECK(r[i].option_error != 0);
+                CHECK(r[i].option_error_name.rfind("WSAE", 0) == 0);
+            }
+        }
+    }
 }

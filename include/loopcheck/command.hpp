@@ -22,5 +22,7 @@ Command add_audit_command(CLI::App& app);
 /// `loopcheck listen`: throwaway listeners to reproduce a set-up
 /// (src/cmd_listen.cpp).
 Command add_listen_command(CLI::App& app);
+/// `loopcheck staircase [TARGET]` (src/cmd_staircase.cpp).
+Command staircase_command(CLI::App& app);
 
 } // namespace loopcheck

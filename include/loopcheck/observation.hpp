@@ -26,6 +26,8 @@ struct AddressSummary {
     std::optional<Summary> fast_latency;
     /// The option was requested but the OS did not take it (Wine, old Windows).
     bool fast_option_refused = false;
+    /// The OS's name for that refusal ("WSAEOPNOTSUPP"); empty when none.
+    std::string fast_option_error;
     /// Most SYN retransmissions the kernel counted in any default round.
     std::optional<int> syn_retransmissions;
     /// Every round was cut short by an interrupt: nothing was measured.

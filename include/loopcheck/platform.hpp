@@ -200,6 +200,8 @@ void install_interrupt_handler(void (*on_interrupt)()) noexcept;
 enum class Stream : std::uint8_t { out, err };
 
 /// True when the stream is an interactive terminal (colour, live progress).
+/// On Windows a console counts once it takes ANSI codes: this call turns
+/// ENABLE_VIRTUAL_TERMINAL_PROCESSING on (and the old mode back at exit).
 bool is_terminal(Stream s) noexcept;
 
 /// The terminal's width in columns; 0 when unknown or not a terminal.

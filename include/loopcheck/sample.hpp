@@ -59,6 +59,7 @@ struct Sample {
     int option_error = 0;
     /// Cut short by Ctrl-C / SIGTERM: not a measurement.
     bool interrupted = false;
+    std::string option_error_name; ///< the OS's name for option_error, e.g. "WSAEOPNOTSUPP"
 };
 
 } // namespace loopcheck

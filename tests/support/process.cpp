@@ -8,7 +8,10 @@
 #include <random>
 #include <sstream>
 
-#ifndef _WIN32
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <sys/wait.h>
 #endif
 
@@ -30,6 +33,22 @@ std::string quote(const std::string& arg) {
 #endif
 }
 
+/// The binary under test. On Windows it is found from this test binary's
+/// own path: a cross build's LOOPCHECK_EXE is a Linux path, which Wine
+/// cannot hand to cmd.exe.
+std::string loopcheck_exe() {
+#ifdef _WIN32
+    std::wstring self(32768, L'\0');
+    const DWORD n = ::GetModuleFileNameW(nullptr, self.data(), static_cast<DWORD>(self.size()));
+    if (n > 0 && n < self.size()) {
+        self.resize(n);
+        const auto exe = std::filesystem::path(self).parent_path() / LOOPCHECK_EXE_FROM_TESTS;
+        return exe.lexically_normal().make_preferred().string();
+    }
+#endif
+    return LOOPCHECK_EXE;
+}
+
 std::string slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream ss;
@@ -40,7 +59,7 @@ std::string slurp(const std::filesystem::path& p) {
 } // namespace
 
 RunResult run_loopcheck(const std::vector<std::string>& args) {
-    std::string cmd = quote(LOOPCHECK_EXE);
+    std::string cmd = quote(loopcheck_exe());
     for (const auto& a : args)
         cmd.append(" ").append(quote(a));
     return run_command(cmd);
