@@ -4,7 +4,9 @@
  * and closed after it stops, as loopcheck does). Nothing else runs in the
  * loop, so no tool can report a connect faster than this.
  *
- * usage: connect_loop ADDRESS PORT N      e.g. connect_loop ::1 8080 1000
+ * usage: connect_loop ADDRESS PORT N [GAP_US]    e.g. connect_loop ::1 8080 1000
+ * GAP_US: spin this long between connects (a sleep would be far coarser), to
+ * see what a connect costs when the server has gone back to sleep.
  * prints: ADDRESS PORT n=N accepted=A refused=R other=O median_us=M min_us=L max_us=H
  */
 #define _POSIX_C_SOURCE 200809L
@@ -31,8 +33,8 @@ static int by_value(const void* a, const void* b) {
 }
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: connect_loop ADDRESS PORT N\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: connect_loop ADDRESS PORT N [GAP_US]\n");
         return 2;
     }
     struct sockaddr_storage ss;
@@ -40,8 +42,9 @@ int main(int argc, char** argv) {
     memset(&ss, 0, sizeof ss);
     const long port = strtol(argv[2], NULL, 10);
     const long n = strtol(argv[3], NULL, 10);
-    if (port < 1 || port > 65535 || n < 1 || n > 10000000) {
-        fprintf(stderr, "connect_loop: bad PORT or N\n");
+    const double gap_us = argc == 5 ? strtod(argv[4], NULL) : 0.0;
+    if (port < 1 || port > 65535 || n < 1 || n > 10000000 || !(gap_us >= 0 && gap_us <= 1e6)) {
+        fprintf(stderr, "connect_loop: bad PORT, N or GAP_US\n");
         return 2;
     }
     struct sockaddr_in* sin = (struct sockaddr_in*)&ss;
@@ -66,6 +69,8 @@ int main(int argc, char** argv) {
     }
     long accepted = 0, refused = 0, other = 0;
     for (long i = 0; i < n; ++i) {
+        for (const double until = now_us() + gap_us; now_us() < until;)
+            ;
         const int fd = socket(ss.ss_family, SOCK_STREAM, IPPROTO_TCP);
         if (fd < 0) {
             perror("connect_loop: socket");
