@@ -153,10 +153,14 @@ int open_tcp_socket(Family family) {
 
 // --- SYN retry control and kernel evidence. -------------------------------
 
-/// Applies the spec's SYN policy before connect. Linux honours a fixed count
-/// through TCP_SYNCNT (1..255, tcp(7)); Linux never resends a SYN after a
-/// RST, so "no retries after a refusal" has no counterpart and is reported
-/// as unsupported rather than silently ignored.
+/// Applies the spec's SYN policy before connect. Linux takes a fixed count
+/// through TCP_SYNCNT (1..255, tcp(7)), but with tcp_syn_linear_timeouts
+/// (6.7+) it does not stop after N SYNs: N = 1, 2, 3 sent 2, 5 and 7
+/// retransmissions on Linux 6.18, giving up at 3, 7 and 19.5 s
+/// (docs/netns-lab.md).
+/// Linux never resends a SYN after a RST, so "no retries after a refusal"
+/// has no counterpart and is reported as unsupported rather than silently
+/// ignored.
 void apply_syn_policy(int fd, const ProbeSpec& spec, Sample& s) {
     if (spec.syn == SynPolicy::system_default) {
         s.option = OptionState::not_requested;
@@ -182,7 +186,9 @@ void apply_syn_policy(int fd, const ProbeSpec& spec, Sample& s) {
 /// SYN retransmissions counted by the kernel for this connect. Linux keeps
 /// TCP_INFO readable after a failed connect (state TCP_CLOSE, counters
 /// kept); no data was ever sent on the socket, so every retransmission
-/// counted is a SYN.
+/// counted is a SYN. That holds for this non-blocking connect ended by
+/// poll() and SO_ERROR: a blocking connect() that fails disconnects the
+/// socket, which zeroes tcpi_total_retrans (docs/netns-lab.md).
 std::optional<int> read_syn_retransmissions(int fd) {
 #ifdef __linux__
     tcp_info info{};
