@@ -128,6 +128,10 @@ for tool in "${needed[@]}"; do
     command -v "$tool" >/dev/null || skip "'$tool' is not installed"
 done
 
+# Every set-up and clean-up command is bounded too: none should take more
+# than a moment, and a hung one must not hold a test until CTest kills it.
+bounded() { timeout 10 "$@"; }
+
 ns="" # set once the namespace exists, for cleanup
 tmpdir=""
 child=""
@@ -144,7 +148,7 @@ cleanup() {
         # in the background) would keep the namespace alive after delete.
         local pids attempt
         for attempt in 1 2 3 4 5 6 7 8 9 10; do
-            pids=$(ip netns pids "$ns" 2>/dev/null || true)
+            pids=$(bounded ip netns pids "$ns" 2>/dev/null || true)
             [[ -n $pids ]] || break
             local sig=TERM
             ((attempt < 10)) || sig=KILL
@@ -152,7 +156,7 @@ cleanup() {
             kill -"$sig" $pids 2>/dev/null || true
             sleep 0.2
         done
-        ip netns delete "$ns" 2>/dev/null || echo "lab.sh: warning: could not delete netns $ns" >&2
+        bounded ip netns delete "$ns" 2>/dev/null || echo "lab.sh: warning: could not delete netns $ns" >&2
     fi
     [[ -z $tmpdir ]] || rm -rf "$tmpdir"
     exit "$rc"
@@ -164,22 +168,22 @@ trap 'exit 143' TERM
 
 # A run killed with SIGKILL (a CTest timeout) cannot clean up; remove the
 # namespaces of lab runs whose process is gone. Names carry the owner's pid.
-for stale in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-[0-9]*-" || true); do
+for stale in $(bounded ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix-[0-9]*-" || true); do
     owner=${stale#"$prefix"-}
     owner=${owner%%-*}
-    if ! kill -0 "$owner" 2>/dev/null && [[ -z $(ip netns pids "$stale" 2>/dev/null) ]]; then
-        ip netns delete "$stale" 2>/dev/null || true
+    if ! kill -0 "$owner" 2>/dev/null && [[ -z $(bounded ip netns pids "$stale" 2>/dev/null) ]]; then
+        bounded ip netns delete "$stale" 2>/dev/null || true
     fi
 done
 
 name="$prefix-$$-$RANDOM"
-ip netns add "$name" 2>/dev/null || skip "cannot create a network namespace ('ip netns add' failed)"
+bounded ip netns add "$name" 2>/dev/null || skip "cannot create a network namespace ('ip netns add' failed)"
 ns=$name
-ip -n "$ns" link set lo up || skip "cannot bring up lo in the new namespace"
+bounded ip -n "$ns" link set lo up || skip "cannot bring up lo in the new namespace"
 
 if ((hosts_v6_first)); then
     # The kernel adds ::1 to lo when lo comes up, unless IPv6 is off.
-    [[ -n $(ip -n "$ns" -6 addr show dev lo 2>/dev/null) ]] ||
+    [[ -n $(bounded ip -n "$ns" -6 addr show dev lo 2>/dev/null) ]] ||
         skip "IPv6 is disabled: no ::1 on lo"
 fi
 
@@ -208,7 +212,7 @@ if ((${#drop_rst[@]} + ${#drop_syn[@]})); then
     type filter hook input priority filter; policy accept;
 $rules  }
 }"
-    if ! errors=$(ip netns exec "$ns" nft -f - <<<"$ruleset" 2>&1); then
+    if ! errors=$(bounded ip netns exec "$ns" nft -f - <<<"$ruleset" 2>&1); then
         skip "nftables rejected the lab rules: $(head -n 1 <<<"$errors")"
     fi
 fi
