@@ -155,10 +155,14 @@ int open_tcp_socket(Family family) {
 
 // --- SYN retry control and kernel evidence. -------------------------------
 
-/// Applies the spec's SYN policy before connect. Linux honours a fixed count
-/// through TCP_SYNCNT (1..255, tcp(7)); Linux never resends a SYN after a
-/// RST, so "no retries after a refusal" has no counterpart and is reported
-/// as unsupported rather than silently ignored.
+/// Applies the spec's SYN policy before connect. Linux takes a fixed count
+/// through TCP_SYNCNT (1..255, tcp(7)), but with tcp_syn_linear_timeouts
+/// (6.7+) it does not stop after N SYNs: N = 1, 2, 3 sent 2, 5 and 7
+/// retransmissions on Linux 6.18, giving up at 3, 7 and 19.5 s
+/// (docs/hacking.md#the-network-namespace-lab-testsnetns).
+/// Linux never resends a SYN after a RST, so "no retries after a refusal"
+/// has no counterpart and is reported as unsupported rather than silently
+/// ignored.
 void apply_syn_policy(int fd, const ProbeSpec& spec, Sample& s) {
     if (spec.syn == SynPolicy::system_default) {
         s.option = OptionState::not_requested;
@@ -185,7 +189,9 @@ void apply_syn_policy(int fd, const ProbeSpec& spec, Sample& s) {
 /// SYN retransmissions counted by the kernel for this connect. Linux keeps
 /// TCP_INFO readable after a failed connect (state TCP_CLOSE, counters
 /// kept); no data was ever sent on the socket, so every retransmission
-/// counted is a SYN.
+/// counted is a SYN. That holds for this non-blocking connect ended by
+/// poll() and SO_ERROR: a blocking connect() that fails disconnects the
+/// socket, which zeroes tcpi_total_retrans (docs/hacking.md#the-network-namespace-lab-testsnetns).
 std::optional<int> read_syn_retransmissions(int fd) {
 #ifdef __linux__
     tcp_info info{};
@@ -277,6 +283,26 @@ struct ConnectSet::Impl {
     }
 };
 
+namespace {
+
+/// The sample of a connect that poll() reported finished at `now`.
+/// POLLOUT alone: connected. POLLERR/POLLHUP: failed; SO_ERROR says why
+/// (and clears it).
+Sample finished_sample(int fd, Micros start, Micros now) {
+    int soerr = 0;
+    socklen_t len = sizeof soerr;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
+        soerr = errno;
+    if (soerr != 0)
+        return sample_from_errno(soerr, now - start);
+    Sample s;
+    s.outcome = Outcome::accepted;
+    s.latency = now - start;
+    return s;
+}
+
+} // namespace
+
 ConnectSet::ConnectSet() : impl_(std::make_unique<Impl>()) {}
 
 ConnectSet::~ConnectSet() {
@@ -309,12 +335,26 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     const Micros elapsed = monotonic_now() - e.start;
     spdlog::trace("connect({}) -> {}", endpoint_string(spec.address),
                   rc == 0 ? "0" : classify_errno(err).name);
-    if (rc == 0 || err != EINPROGRESS) {
-        Sample s = rc == 0 ? Sample{} : sample_from_errno(err, elapsed);
-        if (rc == 0) {
-            s.outcome = Outcome::accepted;
-            s.latency = elapsed;
-        }
+    std::optional<Sample> finished;
+    if (rc == 0) {
+        finished = Sample{};
+        finished->outcome = Outcome::accepted;
+        finished->latency = elapsed;
+    } else if (err != EINPROGRESS) {
+        finished = sample_from_errno(err, elapsed);
+    } else {
+        // On loopback the peer's stack answers inside connect() itself, so
+        // the handshake or the reset is usually done by now; connect()
+        // still says EINPROGRESS. Look once without waiting: otherwise this
+        // connect's latency would include starting every connect after it
+        // until the next wait() (11 us for a refused ::1 next to 127.0.0.1,
+        // against 3 us for the refusal itself; docs/performance.md).
+        pollfd pfd{fd, POLLOUT, 0};
+        if (::poll(&pfd, 1, 0) == 1 && pfd.revents != 0)
+            finished = finished_sample(fd, e.start, monotonic_now());
+    }
+    if (finished) {
+        Sample s = std::move(*finished);
         s.option = e.sample.option;
         s.option_error = e.sample.option_error;
         s.option_error_name = e.sample.option_error_name;
@@ -357,20 +397,8 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
             still_open.push_back(id);
             continue;
         }
-        // POLLOUT alone: connected. POLLERR/POLLHUP: failed; SO_ERROR says
-        // why (and clears it).
-        int soerr = 0;
-        socklen_t len = sizeof soerr;
-        if (::getsockopt(im.entries[id].fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
-            soerr = errno;
-        Sample s;
-        if (soerr == 0) {
-            s.outcome = Outcome::accepted;
-            s.latency = now - im.entries[id].start;
-        } else {
-            s = sample_from_errno(soerr, now - im.entries[id].start);
-        }
-        done.push_back(im.complete(id, std::move(s)));
+        done.push_back(
+            im.complete(id, finished_sample(im.entries[id].fd, im.entries[id].start, now)));
     }
     im.open = std::move(still_open);
     return done;

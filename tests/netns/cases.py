@@ -1,0 +1,291 @@
+"""The real loopcheck binary against real packets, inside the netns lab.
+
+run.sh starts each case through lab.sh with the drops it needs; this file
+runs inside the namespace: it opens the listeners, runs loopcheck, and checks
+outcome, fields and exit code. Timing is only checked where the test is about
+a physical delay of whole seconds, in generous bands.
+
+usage: cases.py CASE LOOPCHECK PORT...
+"""
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+# Every loopcheck run is bounded; a hang is a failure, not a stuck test.
+RUN_LIMIT_S = 30
+
+
+class Checks:
+    """Collects failed expectations so one run reports all of them."""
+
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def expect(self, ok: bool, what: str, got: object = None) -> None:
+        status = "ok  " if ok else "FAIL"
+        detail = "" if ok or got is None else f" (got {got!r})"
+        print(f"{status} {what}{detail}")
+        if not ok:
+            self.failed += 1
+
+    def between(self, value: float, low: float, high: float, what: str) -> None:
+        self.expect(low <= value <= high, f"{what} in [{low:.2f}, {high:.2f}]: {value:.3f}", value)
+
+
+class Listener:
+    """A listening socket whose thread accepts and closes every connection,
+    so the accept queue never fills whatever the number of probes. The
+    thread holds the object, so it stays open until the process ends."""
+
+    def __init__(self, host: str, port: int, v6only: bool = True) -> None:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            self.sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, int(v6only))
+        self.sock.bind((host, port))
+        self.sock.listen(64)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            conn.close()
+
+
+class Run:
+    def __init__(self, argv: list[str]) -> None:
+        started = time.monotonic()
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, timeout=RUN_LIMIT_S, check=False
+        )
+        self.wall_s = time.monotonic() - started
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+        print(f"$ {' '.join(argv)}  -> exit {self.code} in {self.wall_s:.3f} s")
+        if self.err.strip():
+            print(self.err.rstrip())
+
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+def loopcheck(lc: str, *args: str) -> Run:
+    return Run([lc, *args])
+
+
+def address(target: dict, endpoint: str) -> dict:
+    for a in target["addresses"]:
+        if a["endpoint"] == endpoint:
+            return a
+    raise AssertionError(f"{endpoint} not probed; got {[a['endpoint'] for a in target['addresses']]}")
+
+
+def finding_ids(target: dict) -> list[str]:
+    return [f["id"] for f in target["findings"]]
+
+
+def client(target: dict, name: str) -> dict:
+    for c in target["clients"]:
+        if c["client"] == name:
+            return c
+    raise AssertionError(f"client {name!r} missing from the report")
+
+
+def syn_retry_delays() -> list[float]:
+    """When Linux sends SYN retransmission 1, 2, ... after the first SYN,
+    in seconds: 1 s apart for the first tcp_syn_linear_timeouts retries
+    (Linux 6.7+, default 4), doubling from 1 s before that and after."""
+    path = Path("/proc/sys/net/ipv4/tcp_syn_linear_timeouts")
+    linear = int(path.read_text()) if path.exists() else 0
+    delays, at, rto = [], 0.0, 1.0
+    for n in range(1, 8):
+        at += rto
+        delays.append(at)
+        if n > linear:
+            rto *= 2
+    return delays
+
+
+def refusal_band(k: int) -> tuple[float, float]:
+    """Where a refusal whose first K RSTs were dropped ends: at the K-th
+    retransmission, give or take scheduling (generous both ways)."""
+    at = syn_retry_delays()[k - 1]
+    return at - 0.2 * min(at, 1.0), at + 0.8
+
+
+# --- The cases. ------------------------------------------------------------
+
+
+def case_acceptance(c: Checks, lc: str, json_port: int, text_port: int) -> None:
+    """The issue's scenario: localhost is ::1 first, the server listens on
+    127.0.0.1 only, and ::1's first RST is lost, so the refusal takes one SYN
+    retransmission (~1 s) before a sequential client falls back."""
+    Listener("127.0.0.1", json_port)
+    Listener("127.0.0.1", text_port)
+
+    run = loopcheck(lc, "--json", f"localhost:{json_port}")
+    c.expect(run.code == 1, "exit code 1 (slow)", run.code)
+    report = run.json()
+    c.expect(report["exit_code"] == 1, "report exit_code 1", report["exit_code"])
+    t = report["targets"][0]
+    order = [a["endpoint"] for a in t["addresses"]]
+    c.expect(
+        order == [f"[::1]:{json_port}", f"127.0.0.1:{json_port}"],
+        "localhost probed as ::1, then 127.0.0.1",
+        order,
+    )
+    v6 = address(t, f"[::1]:{json_port}")
+    v4 = address(t, f"127.0.0.1:{json_port}")
+    c.expect(v6["outcome"] == "refused", "::1 refused", v6["outcome"])
+    c.expect(v6["native_name"] == "ECONNREFUSED", "::1 ECONNREFUSED", v6["native_name"])
+    low, high = refusal_band(1)
+    c.between(v6["latency_ms"]["median"] / 1000, low, high, "::1 refusal (s)")
+    c.expect(v6["syn_retransmissions"] == 1, "TCP_INFO: 1 SYN retransmission", v6["syn_retransmissions"])
+    c.expect(v4["outcome"] == "accepted", "127.0.0.1 accepted", v4["outcome"])
+    c.expect(v4["syn_retransmissions"] == 0, "127.0.0.1: no retransmission", v4["syn_retransmissions"])
+
+    slow = [f for f in t["findings"] if f["id"] == "slow-refusal"]
+    c.expect(len(slow) == 1, "one slow-refusal finding", finding_ids(t))
+    if slow:
+        c.expect(slow[0]["cause"] == "syn-retransmission", "cause syn-retransmission", slow[0]["cause"])
+        c.expect(slow[0]["address"] == f"[::1]:{json_port}", "about ::1", slow[0]["address"])
+    penalty = [f for f in t["findings"] if f["id"] == "fallback-penalty"]
+    c.expect(len(penalty) == 1 and penalty[0]["severity"] == "warning",
+             "fallback-penalty warning", [(f["id"], f["severity"]) for f in t["findings"]])
+
+    for name in ("Python requests / socket.create_connection", ".NET HttpClient"):
+        p = client(t, name)
+        c.expect(p["connected"] and p["via"] == f"127.0.0.1:{json_port}",
+                 f"{name}: connects via 127.0.0.1", (p["connected"], p["via"]))
+        c.between(p["connect_ms"] / 1000, low, high + 0.1, f"{name}: connect (s)")
+    he = client(t, "Python asyncio, happy_eyeballs_delay=0.25")
+    c.expect(he["connected"] and he["via"] == f"127.0.0.1:{json_port}",
+             "Happy Eyeballs 250 ms: connects via 127.0.0.1", (he["connected"], he["via"]))
+    # 250 ms after the ::1 attempt starts plus 127.0.0.1's own connect time.
+    c.between(he["connect_ms"] / 1000, 0.25, 0.35, "Happy Eyeballs 250 ms: connect (s)")
+    c.expect(t["rewritten"] == f"127.0.0.1:{json_port}", "rewritten to 127.0.0.1:PORT", t["rewritten"])
+
+    # The same situation in plain text (its own port, so its own dropped RST).
+    run = loopcheck(lc, "--color", "never", f"localhost:{text_port}")
+    c.expect(run.code == 1, "text: exit code 1", run.code)
+    first = run.out.splitlines()[0] if run.out else ""
+    c.expect(first.startswith("SLOW:"), "text: verdict starts with SLOW:", first)
+    c.expect(f"Connect to 127.0.0.1:{text_port} instead of localhost:{text_port}" in run.out,
+             "text: the fix names the rewritten address", run.out)
+
+
+def case_k2(c: Checks, lc: str, port: int) -> None:
+    """Two lost RSTs: the refusal comes with the second SYN retransmission."""
+    run = loopcheck(lc, "--json", f"127.0.0.1:{port}")
+    c.expect(run.code == 1, "exit code 1 (slow)", run.code)
+    t = run.json()["targets"][0]
+    a = address(t, f"127.0.0.1:{port}")
+    c.expect(a["outcome"] == "refused", "refused", a["outcome"])
+    low, high = refusal_band(2)
+    c.between(a["latency_ms"]["median"] / 1000, low, high, "refusal (s)")
+    c.expect(a["syn_retransmissions"] == 2, "TCP_INFO: 2 SYN retransmissions", a["syn_retransmissions"])
+    slow = [f for f in t["findings"] if f["id"] == "slow-refusal"]
+    c.expect(len(slow) == 1 and slow[0]["cause"] == "syn-retransmission",
+             "slow-refusal, cause syn-retransmission", [(f["id"], f["cause"]) for f in t["findings"]])
+    c.expect("server-down" in finding_ids(t), "server-down: nothing accepts", finding_ids(t))
+
+
+def case_silence(c: Checks, lc: str, port: int) -> None:
+    """SYNs to a listening port dropped: no answer at all, which loopcheck
+    must call a timeout (not a refusal) and end at its --timeout."""
+    Listener("127.0.0.1", port)
+    for timeout_s, short in ((3, False), (1, True)):
+        run = loopcheck(lc, "--json", "--timeout", f"{timeout_s}s", f"127.0.0.1:{port}")
+        c.expect(run.code == 3, f"--timeout {timeout_s}s: exit code 3 (nothing accepts)", run.code)
+        c.expect(run.wall_s < timeout_s + 3, f"--timeout {timeout_s}s: ends within timeout + 3 s", run.wall_s)
+        t = run.json()["targets"][0]
+        a = address(t, f"127.0.0.1:{port}")
+        c.expect(a["outcome"] == "timeout", f"--timeout {timeout_s}s: outcome timeout", a["outcome"])
+        c.expect(a["latency_ms"]["median"] >= timeout_s * 1000 * 0.95,
+                 f"--timeout {timeout_s}s: waited the whole timeout", a["latency_ms"]["median"])
+        # Every retransmission due before the timeout was sent and counted.
+        due = sum(1 for d in syn_retry_delays() if d < timeout_s - 0.1)
+        if due:
+            c.expect((a["syn_retransmissions"] or 0) >= due,
+                     f"--timeout {timeout_s}s: TCP_INFO counted >= {due} retransmission(s)",
+                     a["syn_retransmissions"])
+        ids = finding_ids(t)
+        c.expect("no-answer" in ids, f"--timeout {timeout_s}s: no-answer finding", ids)
+        c.expect("slow-refusal" not in ids, f"--timeout {timeout_s}s: no slow-refusal", ids)
+        c.expect(("short-timeout" in ids) == short,
+                 f"--timeout {timeout_s}s: short-timeout {'present' if short else 'absent'}", ids)
+
+
+def case_expect(c: Checks, lc: str, fast_port: int, slow_port: int) -> None:
+    """--expect refused: a fast refusal is what a harness wants (exit 0); a
+    refusal stalled by a lost RST is still slow (exit 1)."""
+    run = loopcheck(lc, "--json", "--expect", "refused", f"127.0.0.1:{fast_port}")
+    c.expect(run.code == 0, "fast refusal, --expect refused: exit 0", run.code)
+    a = address(run.json()["targets"][0], f"127.0.0.1:{fast_port}")
+    c.expect(a["outcome"] == "refused", "fast port refused", a["outcome"])
+    c.expect(a["syn_retransmissions"] == 0, "fast port: no retransmission", a["syn_retransmissions"])
+
+    run = loopcheck(lc, "--json", "--expect", "refused", f"127.0.0.1:{slow_port}")
+    c.expect(run.code == 1, "slow refusal, --expect refused: exit 1", run.code)
+    t = run.json()["targets"][0]
+    a = address(t, f"127.0.0.1:{slow_port}")
+    c.expect(a["outcome"] == "refused", "slow port refused", a["outcome"])
+    c.expect("slow-refusal" in finding_ids(t), "slow-refusal finding", finding_ids(t))
+
+
+def case_concurrency(c: Checks, lc: str, port_a: int, port_b: int) -> None:
+    """Two addresses each stalled by two lost RSTs (~2 s each) in one call
+    finish together, not one after the other. The margin is a whole second
+    on each side: in series the run would take at least the sum (~4 s); it
+    must end within the slower address plus 1 s of start-up and scheduling."""
+    run = loopcheck(lc, "--json", f"127.0.0.1:{port_a}", f"127.0.0.1:{port_b}")
+    c.expect(run.code == 1, "exit code 1 (slow)", run.code)
+    targets = run.json()["targets"]
+    lat = []
+    for t, port in zip(targets, (port_a, port_b)):
+        a = address(t, f"127.0.0.1:{port}")
+        c.expect(a["outcome"] == "refused" and a["syn_retransmissions"] == 2,
+                 f"127.0.0.1:{port} refused after 2 retransmissions",
+                 (a["outcome"], a["syn_retransmissions"]))
+        lat.append(a["latency_ms"]["median"] / 1000)
+    low, _ = refusal_band(2)
+    c.expect(min(lat) >= low, f"each address stalled at least {low:.1f} s", lat)
+    c.expect(run.wall_s < max(lat) + 1.0,
+             f"one call took {run.wall_s:.2f} s < slower address {max(lat):.2f} s + 1 s "
+             f"(in series: >= {sum(lat):.2f} s)", run.wall_s)
+
+
+CASES = {
+    "acceptance": case_acceptance,
+    "k2": case_k2,
+    "silence": case_silence,
+    "expect": case_expect,
+    "concurrency": case_concurrency,
+}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 3 or argv[1] not in CASES:
+        print(f"usage: cases.py {{{','.join(CASES)}}} LOOPCHECK PORT...", file=sys.stderr)
+        return 2
+    c = Checks()
+    try:
+        CASES[argv[1]](c, argv[2], *(int(p) for p in argv[3:]))
+    except (AssertionError, KeyError, TypeError, ValueError, subprocess.TimeoutExpired) as e:
+        c.expect(False, f"{type(e).__name__}: {e}")
+    print(f"{argv[1]}: {'passed' if c.failed == 0 else f'{c.failed} check(s) failed'}")
+    return 0 if c.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
