@@ -12,7 +12,7 @@ _loopcheck() {
         -n|--count|--syn-retries) return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-h --help -V --version -t --timeout --threshold -n --count -4 --ipv4 -6 --ipv6 --format --json --markdown --color --expect --emulate --no-pair --syn-retries -v --verbose -q --quiet" -- "$cur"))
+        COMPREPLY=($(compgen -W "-h --help -V --version -t --timeout --threshold -n --count -4 --ipv4 -6 --ipv6 --format --json --markdown --color --expect --emulate --quick --no-pair --syn-retries -v --verbose -q --quiet" -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -W "localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:" -- "$cur"))

@@ -114,6 +114,9 @@ int run_cli(int argc, char** argv) {
                    "'refused': exit 0 when every address refuses fast (test harnesses)")
         ->check(CLI::IsMember({"refused"}))
         ->type_name("refused");
+    app.add_flag("--quick", opt.quick,
+                 "Windows: skip the ~2 s default-stack probes of loopback addresses and infer them "
+                 "from the no-SYN-retry probe and the retry limit");
     app.add_flag("--no-pair", opt.no_pair,
                  "Windows: probe once per address, without the no-SYN-retry twin");
     app.add_option("--syn-retries", syn_retries,
@@ -165,6 +168,8 @@ int run_cli(int argc, char** argv) {
         return usage_failure("-4 and -6 exclude each other");
     if ((json && markdown) || ((json || markdown) && format_text != "text"))
         return usage_failure("choose one output format");
+    if (opt.quick && (opt.no_pair || syn_retries))
+        return usage_failure("--quick needs the paired probes: not with --no-pair or --syn-retries");
     if (quiet && verbose > 0)
         return usage_failure("-q and -v exclude each other");
 

@@ -7,6 +7,7 @@
 #include "loopcheck/listeners.hpp"
 #include "loopcheck/probe.hpp"
 #include "loopcheck/progress.hpp"
+#include "loopcheck/quick.hpp"
 #include "loopcheck/syn_policy.hpp"
 
 #include <algorithm>
@@ -46,10 +47,14 @@ Plan make_plan(const Report& report, const Options& opt) {
                 plan.slots.push_back({t, a, false});
                 continue;
             }
-            plan.specs.push_back({address, SynPolicy::system_default, 0});
-            plan.slots.push_back({t, a, false});
-            if (!opt.no_pair &&
-                pair_probe(report.system.os, report.system.windows_build, address)) {
+            const bool paired =
+                !opt.no_pair && pair_probe(report.system.os, report.system.windows_build, address);
+            // --quick: the no-retry probe alone; the default one is inferred.
+            if (!(opt.quick && paired)) {
+                plan.specs.push_back({address, SynPolicy::system_default, 0});
+                plan.slots.push_back({t, a, false});
+            }
+            if (paired) {
                 plan.specs.push_back({address, SynPolicy::no_retries, 0});
                 plan.slots.push_back({t, a, true});
             }
@@ -185,6 +190,33 @@ void run_rounds(Report& report, const Options& opt) {
     }
     progress.clear();
     report.incomplete = stop_requested();
+    if (opt.quick)
+        infer_default_samples(report);
+}
+
+void infer_default_samples(Report& report) {
+    const RetryLimit limit = retry_limit_for_inference(report.system.tcp_settings);
+    const Micros step = syn_retry_step(report.system.os);
+    bool any = false;
+    for (auto& tr : report.targets) {
+        for (auto& a : tr.addresses) {
+            if (!a.samples.empty() || a.fast_samples.empty())
+                continue;
+            for (const auto& fast : a.fast_samples)
+                a.samples.push_back(infer_default_sample(fast, limit, step));
+            any = true;
+        }
+    }
+    if (any)
+        report.quick_note = fmt::format(
+            "--quick: default-stack times of loopback addresses are inferred, not measured: "
+            "the time without SYN retries plus {} retr{} {} apart for a refusal ({}).",
+            limit.retries, limit.retries == 1 ? "y" : "ies", format_duration(step),
+            limit.assumed ? "Windows' default limit; the configured one could not be read"
+                          : "the configured MaxSynRetransmissions");
+    else
+        report.quick_note = "--quick: nothing to infer here (no paired probe: refusals on this "
+                            "OS are not retried, or the address is not loopback); probed as usual.";
 }
 
 void conclude(Report& report, const Options& opt, std::size_t expect_refused_from) {

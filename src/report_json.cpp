@@ -34,6 +34,7 @@ void samples(JsonWriter& w, const std::vector<Sample>& list) {
         w.key("syn_retransmissions").optional(s.syn_retransmissions);
         w.key("syn_option").value(option_state_name(s.option));
         w.key("interrupted").value(s.interrupted);
+        w.key("inferred").value(s.inferred);
         w.key("syn_option_error");
         s.option_error_name.empty() ? w.null() : w.value(s.option_error_name);
         w.end_object();
@@ -221,6 +222,8 @@ std::string render_json(const Report& r) {
     w.key("count").value(r.count);
     w.end_object();
     w.key("incomplete").value(r.incomplete);
+    w.key("quick");
+    r.quick_note.empty() ? w.null() : w.value(r.quick_note);
     w.key("self_check");
     if (r.self_check) {
         w.begin_object();

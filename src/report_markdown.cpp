@@ -112,6 +112,8 @@ std::string render_markdown(const Report& r) {
         out += fmt::format("**{}**  \n", cell(t.diagnosis.verdict));
     if (r.incomplete)
         out += "**INCOMPLETE: interrupted before every probe finished**  \n";
+    if (!r.quick_note.empty())
+        out += fmt::format("\n{}\n", r.quick_note);
     out += fmt::format("\n- loopcheck {} on {} {}\n- command: `{}`\n- timeout {}, threshold {}, "
                        "{} round(s)\n",
                        r.loopcheck_version, r.system.os, r.system.os_version, r.command_line,

@@ -323,6 +323,10 @@ std::string render_text(const Report& r, const TextStyle& style) {
         w.line(w.paint(t.diagnosis.verdict, verdict_color(t.diagnosis.exit_code)));
     if (r.incomplete)
         w.line(w.paint("INCOMPLETE: interrupted before every probe finished", red));
+    if (!r.quick_note.empty()) {
+        w.line();
+        w.wrapped("", r.quick_note, 2);
+    }
     if (r.self_check) {
         w.line();
         w.line(w.paint("Self-check of this machine", bold));

@@ -36,6 +36,10 @@ void attach_listeners(Report& report, const Result<platform::ListenerTable>& tab
 /// at once (with its no-SYN-retry twin where paired).
 void run_rounds(Report& report, const Options& opt);
 
+/// --quick: fills each address that only has no-retry probes with the
+/// default-stack samples inferred from them, and says so in the report.
+void infer_default_samples(Report& report);
+
 /// Summarises and diagnoses every target; targets from index
 /// `expect_refused_from` on are expected to refuse (the self-check's
 /// closed ports).

@@ -76,6 +76,8 @@ struct Report {
     std::optional<SelfCheck> self_check;
     ListenerTableStatus listener_table;
     bool incomplete = false; ///< interrupted before every probe finished
+    /// --quick: how the default-stack times were inferred; empty without it.
+    std::string quick_note;
     int exit_code = 0;
 };
 
