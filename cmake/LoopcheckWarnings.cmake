@@ -16,7 +16,8 @@ endif()
 
 if(LOOPCHECK_FUZZ)
     # Coverage instrumentation everywhere; the fuzz targets add the driver.
-    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                        -fno-sanitize-recover=all) # any UB report fails the run
     add_link_options(-fsanitize=address,undefined)
 endif()
 

@@ -55,6 +55,19 @@ void decode_attributes(std::span<const std::uint8_t> attrs, DiagSocket& s) {
 
 } // namespace
 
+namespace {
+
+/// The errno a netlink error or DONE message carries as a negative number;
+/// nullopt for anything that is no errno (positive, or below -4095, the
+/// kernel's MAX_ERRNO: -INT_MIN would not even be representable).
+std::optional<int> errno_of(std::int32_t code) {
+    if (code >= 0 || code < -4095)
+        return std::nullopt;
+    return -code;
+}
+
+} // namespace
+
 DiagResult decode_sock_diag(std::span<const std::uint8_t> datagram, std::uint32_t seq,
                             std::vector<DiagSocket>& out) {
     DiagResult result;
@@ -76,17 +89,24 @@ DiagResult decode_sock_diag(std::span<const std::uint8_t> datagram, std::uint32_
             result.interrupted = true;
         if (type == nlmsg_done) {
             // A dump may end with a negative errno in DONE's payload.
-            if (payload.size() >= 4 && host_i32(payload.data()) < 0)
-                return {DiagStatus::error, -host_i32(payload.data()), result.interrupted};
+            if (payload.size() >= 4 && host_i32(payload.data()) < 0) {
+                const auto err = errno_of(host_i32(payload.data()));
+                if (!err)
+                    return {DiagStatus::malformed, 0, result.interrupted};
+                return {DiagStatus::error, *err, result.interrupted};
+            }
             return {DiagStatus::done, 0, result.interrupted};
         }
         if (type == nlmsg_error) {
             if (payload.size() < 4)
                 return {DiagStatus::malformed, 0, result.interrupted};
-            const std::int32_t err = host_i32(payload.data());
-            if (err == 0)
+            const std::int32_t code = host_i32(payload.data());
+            if (code == 0)
                 continue; // an acknowledgement
-            return {DiagStatus::error, -err, result.interrupted};
+            const auto err = errno_of(code);
+            if (!err)
+                return {DiagStatus::malformed, 0, result.interrupted};
+            return {DiagStatus::error, *err, result.interrupted};
         }
         if (type != sock_diag_by_family || payload.size() < msg_size)
             continue;

@@ -5,6 +5,7 @@
 #include "support/catch.hpp"
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,16 @@ TEST_CASE("sock_diag: errors, other sequence numbers and bad lengths", "[listene
     auto d = decode_sock_diag(nlmsg(3, 5, done_err), 5, out);
     CHECK(d.status == DiagStatus::error);
     CHECK(d.error == 16);
+
+    // No errno can be INT_MIN (the fuzzer's find: negating it is undefined)
+    // or beyond the kernel's MAX_ERRNO.
+    for (std::int32_t bogus : {std::numeric_limits<std::int32_t>::min(), -4096}) {
+        Bytes p;
+        put_host<std::int32_t>(p, 0, bogus);
+        p.resize(20);
+        CHECK(decode_sock_diag(nlmsg(2, 5, p), 5, out).status == DiagStatus::malformed);
+        CHECK(decode_sock_diag(nlmsg(3, 5, p), 5, out).status == DiagStatus::malformed);
+    }
 
     // A reply to another request is not ours.
     auto other =
