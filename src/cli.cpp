@@ -169,7 +169,8 @@ int run_cli(int argc, char** argv) {
     if ((json && markdown) || ((json || markdown) && format_text != "text"))
         return usage_failure("choose one output format");
     if (opt.quick && (opt.no_pair || syn_retries))
-        return usage_failure("--quick needs the paired probes: not with --no-pair or --syn-retries");
+        return usage_failure(
+            "--quick needs the paired probes: not with --no-pair or --syn-retries");
     if (quiet && verbose > 0)
         return usage_failure("-q and -v exclude each other");
 

@@ -6,8 +6,8 @@
 
 namespace loopcheck {
 
-RetryLimit retry_limit_for_inference(
-    const std::vector<std::pair<std::string, std::string>>& tcp_settings) {
+RetryLimit
+retry_limit_for_inference(const std::vector<std::pair<std::string, std::string>>& tcp_settings) {
     for (const auto& [key, value] : tcp_settings) {
         if (key != max_syn_retransmissions_key)
             continue;

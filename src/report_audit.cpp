@@ -5,6 +5,7 @@
 
 #include "loopcheck/json_writer.hpp"
 #include "loopcheck/listeners.hpp"
+#include "loopcheck/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -93,49 +94,6 @@ bool has_details(const AuditPort& p) {
 
 // --- Text. ----------------------------------------------------------------
 
-/// Columns a string takes on screen: ANSI colour sequences take none.
-std::size_t visible_length(std::string_view s) {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\033') {
-            while (i < s.size() && s[i] != 'm')
-                ++i;
-            continue;
-        }
-        ++n;
-    }
-    return n;
-}
-
-/// Word-wraps `text` after `first`, continuation lines indented by `indent`.
-void wrap(std::string& out, std::string_view first, std::string_view text, std::size_t indent,
-          std::size_t width) {
-    std::string line(first);
-    std::size_t visible = visible_length(first);
-    bool has_word = false;
-    for (std::size_t pos = 0; pos < text.size();) {
-        auto end = text.find(' ', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        const auto word = text.substr(pos, end - pos);
-        if (has_word && visible + 1 + word.size() > width) {
-            out += line + "\n";
-            line.assign(indent, ' ');
-            visible = indent;
-            has_word = false;
-        }
-        if (has_word) {
-            line += ' ';
-            ++visible;
-        }
-        line += word;
-        visible += word.size();
-        has_word = true;
-        pos = end + 1;
-    }
-    out += line + "\n";
-}
-
 std::string paint(bool color, std::string_view text, int code) {
     return color ? fmt::format("\033[{}m{}\033[0m", code, text) : std::string(text);
 }
@@ -148,7 +106,7 @@ std::string render_audit_text(const AuditReport& r, const TextStyle& style) {
     const int summary_color = r.exit_code == 0 ? 32 : (r.exit_code == 1 ? 33 : 31);
     out += paint(style.color, r.summary, summary_color) + "\n";
     if (const auto line = localhost_line(r); !line.empty())
-        wrap(out, "", line, 2, width);
+        wrap_into(out, "", line, 2, width);
     if (!r.ports.empty()) {
         std::array<std::string, 4> head{"port", "listening on", "process", "localhost:PORT"};
         std::vector<std::array<std::string, 4>> rows{head};
@@ -174,26 +132,26 @@ std::string render_audit_text(const AuditReport& r, const TextStyle& style) {
             const int color = f.severity == Severity::error     ? 31
                               : f.severity == Severity::warning ? 33
                                                                 : 2;
-            wrap(out,
-                 paint(style.color, fmt::format("  {:<8} {}: ", severity_name(f.severity), f.id),
-                       color),
-                 f.message, 4, width);
+            wrap_into(out,
+                      paint(style.color,
+                            fmt::format("  {:<8} {}: ", severity_name(f.severity), f.id), color),
+                      f.message, 4, width);
         }
         const auto& fixes = r.check.targets[p.target].diagnosis.fixes;
         if (p.exit_code != 0 && !fixes.empty()) {
             out += "  Fix\n";
             for (const auto& f : fixes)
-                wrap(out, "  - ", f, 4, width);
+                wrap_into(out, "  - ", f, 4, width);
         }
     }
     out += "\n";
     if (const auto note = footnote(r); !note.empty())
-        wrap(out, "", note, 2, width);
-    wrap(out, "",
-         fmt::format("System: {} {}; timeout {}, threshold {}", r.check.system.os,
-                     r.check.system.os_version, format_duration(r.check.timeout),
-                     format_duration(r.check.threshold)),
-         2, width);
+        wrap_into(out, "", note, 2, width);
+    wrap_into(out, "",
+              fmt::format("System: {} {}; timeout {}, threshold {}", r.check.system.os,
+                          r.check.system.os_version, format_duration(r.check.timeout),
+                          format_duration(r.check.threshold)),
+              2, width);
     return out;
 }
 

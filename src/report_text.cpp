@@ -3,6 +3,7 @@
 // facts last.
 #include "loopcheck/listeners.hpp"
 #include "loopcheck/report_render.hpp"
+#include "loopcheck/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,20 +18,6 @@ namespace {
 constexpr std::string_view reset = "\033[0m", bold = "\033[1m", red = "\033[31m",
                            green = "\033[32m", yellow = "\033[33m", dim = "\033[2m";
 
-/// Columns a string takes on screen: ANSI colour sequences take none.
-std::size_t visible_length(std::string_view s) {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\033') {
-            while (i < s.size() && s[i] != 'm')
-                ++i;
-            continue;
-        }
-        ++n;
-    }
-    return n;
-}
-
 class Writer {
 public:
     explicit Writer(const TextStyle& style) : style_(style) {}
@@ -44,32 +31,7 @@ public:
     /// Appends `text` wrapped at the width, the first line after `first`
     /// and the rest indented by `indent` spaces.
     void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
-        const std::size_t width = std::max(40, style_.width);
-        std::string line(first);
-        std::size_t visible = visible_length(first);
-        bool line_has_word = false;
-        std::size_t pos = 0;
-        while (pos < text.size()) {
-            auto end = text.find(' ', pos);
-            if (end == std::string_view::npos)
-                end = text.size();
-            const auto word = text.substr(pos, end - pos);
-            if (line_has_word && visible + 1 + word.size() > width) {
-                out_ += line + "\n";
-                line.assign(indent, ' ');
-                visible = indent;
-                line_has_word = false;
-            }
-            if (line_has_word) {
-                line += ' ';
-                ++visible;
-            }
-            line += word;
-            visible += word.size();
-            line_has_word = true;
-            pos = end + 1;
-        }
-        out_ += line + "\n";
+        wrap_into(out_, first, text, indent, static_cast<std::size_t>(std::max(40, style_.width)));
     }
 
     void line(std::string_view s = {}) {

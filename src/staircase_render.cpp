@@ -2,6 +2,7 @@
 // report and compute nothing.
 #include "loopcheck/json_writer.hpp"
 #include "loopcheck/staircase.hpp"
+#include "loopcheck/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -62,28 +63,8 @@ std::string fitted_ms(double ms, bool plus) {
 
 /// `text` wrapped at 100 columns, every line indented by two spaces.
 std::string wrapped(std::string_view text) {
-    constexpr std::size_t width = 100, indent = 2;
-    std::string out(indent, ' ');
-    std::size_t column = indent;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        auto end = text.find(' ', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        const auto word = text.substr(pos, end - pos);
-        if (column > indent && column + 1 + word.size() > width) {
-            out.push_back('\n');
-            out.append(indent, ' ');
-            column = indent;
-        } else if (column > indent) {
-            out.push_back(' ');
-            ++column;
-        }
-        out.append(word);
-        column += word.size();
-        pos = end + 1;
-    }
-    out.push_back('\n');
+    std::string out;
+    wrap_into(out, "  ", text, 2, 100);
     return out;
 }
 

@@ -25,8 +25,8 @@ struct Options {
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
     bool expect_refused = false;
     bool no_pair = false;
-    bool quick = false; ///< --quick: infer default-stack refusals on Windows loopback
-    std::optional<int> syn_retries;     ///< --syn-retries N on every probe
+    bool quick = false;             ///< --quick: infer default-stack refusals on Windows loopback
+    std::optional<int> syn_retries; ///< --syn-retries N on every probe
     std::vector<EmulationSpec> emulate; ///< --emulate, in the order given
     std::string command_line;           ///< as typed, for the Markdown report
 };

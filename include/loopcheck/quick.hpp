@@ -23,8 +23,8 @@ struct RetryLimit {
 
 /// The limit to infer with: the configured MaxSynRetransmissions when the
 /// system facts give one number for it, else Windows' default (assumed).
-RetryLimit retry_limit_for_inference(
-    const std::vector<std::pair<std::string, std::string>>& tcp_settings);
+RetryLimit
+retry_limit_for_inference(const std::vector<std::pair<std::string, std::string>>& tcp_settings);
 
 /// What a default-stack probe would have measured, from a no-retry one of
 /// the same address: a refusal takes `limit.retries` more retry intervals

@@ -11,4 +11,13 @@ namespace loopcheck {
 /// terminal as a control sequence or invalid UTF-8.
 std::string escape_nonprintable(std::string_view s);
 
+/// Columns a string takes on a terminal: ANSI colour sequences take none.
+std::size_t visible_length(std::string_view s);
+
+/// Appends `text` to `out` word-wrapped at `width` columns: the first line
+/// after `first`, the rest indented by `indent` spaces; a word longer than
+/// the width stands on a line of its own. Ends with a newline.
+void wrap_into(std::string& out, std::string_view first, std::string_view text, std::size_t indent,
+               std::size_t width);
+
 } // namespace loopcheck
