@@ -22,6 +22,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+// After the socket headers it relies on.
+#include "platform_sockaddr.hpp"
+
 namespace loopcheck::platform {
 
 namespace {
@@ -92,40 +95,11 @@ Sample sample_from_errno(int err, Micros latency) {
 // --- Address conversion. -------------------------------------------------
 
 socklen_t to_sockaddr(const Address& a, sockaddr_storage& ss) {
-    std::memset(&ss, 0, sizeof ss);
-    if (a.family == Family::ipv4) {
-        auto* sin = reinterpret_cast<sockaddr_in*>(&ss);
-        sin->sin_family = AF_INET;
-        sin->sin_port = htons(a.port);
-        std::memcpy(&sin->sin_addr, a.bytes.data(), 4);
-        return sizeof(sockaddr_in);
-    }
-    auto* sin6 = reinterpret_cast<sockaddr_in6*>(&ss);
-    sin6->sin6_family = AF_INET6;
-    sin6->sin6_port = htons(a.port);
-    sin6->sin6_scope_id = a.scope_id;
-    std::memcpy(&sin6->sin6_addr, a.bytes.data(), 16);
-    return sizeof(sockaddr_in6);
+    return static_cast<socklen_t>(detail::fill_sockaddr(a, ss));
 }
 
 std::optional<Address> from_sockaddr(const sockaddr* sa) {
-    Address a;
-    if (sa->sa_family == AF_INET) {
-        const auto* sin = reinterpret_cast<const sockaddr_in*>(sa);
-        a.family = Family::ipv4;
-        a.port = ntohs(sin->sin_port);
-        std::memcpy(a.bytes.data(), &sin->sin_addr, 4);
-        return a;
-    }
-    if (sa->sa_family == AF_INET6) {
-        const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(sa);
-        a.family = Family::ipv6;
-        a.port = ntohs(sin6->sin6_port);
-        a.scope_id = sin6->sin6_scope_id;
-        std::memcpy(a.bytes.data(), &sin6->sin6_addr, 16);
-        return a;
-    }
-    return std::nullopt;
+    return detail::read_sockaddr(sa);
 }
 
 int native_family(Family f) {

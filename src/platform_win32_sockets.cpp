@@ -1,6 +1,7 @@
 #include "platform_win32_sockets.hpp"
 
 #include "loopcheck/winsock_errors.hpp"
+#include "platform_sockaddr.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,40 +15,11 @@ int native_family(Family f) {
 }
 
 int to_sockaddr(const Address& a, sockaddr_storage& ss) {
-    std::memset(&ss, 0, sizeof ss);
-    if (a.family == Family::ipv4) {
-        auto* sin = reinterpret_cast<sockaddr_in*>(&ss);
-        sin->sin_family = AF_INET;
-        sin->sin_port = htons(a.port);
-        std::memcpy(&sin->sin_addr, a.bytes.data(), 4);
-        return sizeof(sockaddr_in);
-    }
-    auto* sin6 = reinterpret_cast<sockaddr_in6*>(&ss);
-    sin6->sin6_family = AF_INET6;
-    sin6->sin6_port = htons(a.port);
-    sin6->sin6_scope_id = a.scope_id;
-    std::memcpy(&sin6->sin6_addr, a.bytes.data(), 16);
-    return sizeof(sockaddr_in6);
+    return static_cast<int>(platform::detail::fill_sockaddr(a, ss));
 }
 
 std::optional<Address> from_sockaddr(const sockaddr* sa) {
-    Address a;
-    if (sa->sa_family == AF_INET) {
-        const auto* sin = reinterpret_cast<const sockaddr_in*>(sa);
-        a.family = Family::ipv4;
-        a.port = ntohs(sin->sin_port);
-        std::memcpy(a.bytes.data(), &sin->sin_addr, 4);
-        return a;
-    }
-    if (sa->sa_family == AF_INET6) {
-        const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(sa);
-        a.family = Family::ipv6;
-        a.port = ntohs(sin6->sin6_port);
-        a.scope_id = sin6->sin6_scope_id;
-        std::memcpy(a.bytes.data(), &sin6->sin6_addr, 16);
-        return a;
-    }
-    return std::nullopt;
+    return platform::detail::read_sockaddr(sa);
 }
 
 std::string wsa_message(int code) {
