@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 // After the socket headers it relies on.
+#include "platform_connect_book.hpp"
 #include "platform_sockaddr.hpp"
 
 namespace loopcheck::platform {
@@ -231,25 +232,8 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
 
 // --- ConnectSet: non-blocking connects waited with poll(). ----------------
 
-struct ConnectSet::Impl {
-    struct Entry {
-        int fd = -1;
-        Micros start{0};
-        Sample sample; ///< option state from start(); the rest when it ends
-    };
-    std::vector<Entry> entries;       ///< indexed by Id
-    std::vector<Id> finished_at_once; ///< reported by the next wait()
-    std::vector<Id> open;             ///< ids with a connect in progress
+struct ConnectSet::Impl : detail::ConnectBook<int, -1, close_with> {
     std::vector<pollfd> pfds;
-
-    Completion complete(Id id, Sample s) {
-        Entry& e = entries[id];
-        s.option = e.sample.option;
-        s.option_error = e.sample.option_error;
-        s.option_error_name = e.sample.option_error_name;
-        close_with(e.fd, s);
-        return {id, std::move(s)};
-    }
 };
 
 namespace {
@@ -276,8 +260,8 @@ ConnectSet::ConnectSet() : impl_(std::make_unique<Impl>()) {}
 
 ConnectSet::~ConnectSet() {
     for (auto& e : impl_->entries)
-        if (e.fd >= 0)
-            ::close(e.fd);
+        if (e.handle >= 0)
+            ::close(e.handle);
 }
 
 std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
@@ -294,7 +278,7 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
         impl_->finished_at_once.push_back(id);
         return id;
     }
-    e.fd = fd;
+    e.handle = fd;
     apply_syn_policy(fd, spec, e.sample);
     sockaddr_storage ss{};
     const socklen_t len = to_sockaddr(spec.address, ss);
@@ -323,13 +307,7 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
             finished = finished_sample(fd, e.start, monotonic_now());
     }
     if (finished) {
-        Sample s = std::move(*finished);
-        s.option = e.sample.option;
-        s.option_error = e.sample.option_error;
-        s.option_error_name = e.sample.option_error_name;
-        close_with(e.fd, s);
-        e.sample = std::move(s);
-        impl_->finished_at_once.push_back(id);
+        impl_->finished_now(id, std::move(*finished));
         return id;
     }
     impl_->open.push_back(id);
@@ -338,18 +316,12 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
 
 std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     auto& im = *impl_;
-    std::vector<Completion> done;
-    if (!im.finished_at_once.empty()) {
-        for (Id id : im.finished_at_once)
-            done.push_back({id, std::move(im.entries[id].sample)});
-        im.finished_at_once.clear();
-        return done;
-    }
-    if (im.open.empty())
+    std::vector<Completion> done = im.take_finished();
+    if (!done.empty() || im.open.empty())
         return done;
     im.pfds.clear();
     for (Id id : im.open)
-        im.pfds.push_back({im.entries[id].fd, POLLOUT, 0});
+        im.pfds.push_back({im.entries[id].handle, POLLOUT, 0});
     // Round up so that a wait of 0.4 ms does not become a busy 0 ms poll.
     const int wait_ms = static_cast<int>((std::max(max_wait, Micros{0}).count() + 999) / 1000);
     const int n = ::poll(im.pfds.data(), static_cast<nfds_t>(im.pfds.size()), wait_ms);
@@ -367,19 +339,14 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
             continue;
         }
         done.push_back(
-            im.complete(id, finished_sample(im.entries[id].fd, im.entries[id].start, now)));
+            im.complete(id, finished_sample(im.entries[id].handle, im.entries[id].start, now)));
     }
     im.open = std::move(still_open);
     return done;
 }
 
 Sample ConnectSet::abandon(Id id) {
-    auto& im = *impl_;
-    Sample s;
-    s.outcome = Outcome::timeout;
-    s.latency = monotonic_now() - im.entries[id].start;
-    std::erase(im.open, id);
-    return im.complete(id, std::move(s)).sample;
+    return impl_->abandon(id, monotonic_now());
 }
 
 Micros ConnectSet::started_at(Id id) const {
@@ -387,7 +354,7 @@ Micros ConnectSet::started_at(Id id) const {
 }
 
 std::size_t ConnectSet::pending() const noexcept {
-    return impl_->open.size() + impl_->finished_at_once.size();
+    return impl_->pending();
 }
 
 std::size_t ConnectSet::capacity() noexcept {

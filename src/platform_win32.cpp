@@ -7,6 +7,7 @@
 #include "loopcheck/syn_policy.hpp"
 #include "loopcheck/windows_tcp_info.hpp"
 #include "loopcheck/winsock_errors.hpp"
+#include "platform_connect_book.hpp"
 #include "platform_win32_sockets.hpp"
 
 #include <algorithm>
@@ -185,34 +186,17 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
 // failed connect in exceptfds, with the reason in SO_ERROR
 // (learn.microsoft.com .../winsock2/nf-winsock2-select).
 
-struct ConnectSet::Impl {
-    struct Entry {
-        SOCKET sock = INVALID_SOCKET;
-        Micros start{0};
-        Sample sample; ///< option state from start(); the rest when it ends
-    };
-    std::vector<Entry> entries;       ///< indexed by Id
-    std::vector<Id> finished_at_once; ///< reported by the next wait()
-    std::vector<Id> open;             ///< ids with a connect in progress
-    fd_set writefds{};                ///< 8 KiB each at FD_SETSIZE 1024: kept off the stack
+struct ConnectSet::Impl : detail::ConnectBook<SOCKET, INVALID_SOCKET, close_with> {
+    fd_set writefds{}; ///< 8 KiB each at FD_SETSIZE 1024: kept off the stack
     fd_set exceptfds{};
-
-    Completion complete(Id id, Sample s) {
-        Entry& e = entries[id];
-        s.option = e.sample.option;
-        s.option_error = e.sample.option_error;
-        s.option_error_name = e.sample.option_error_name;
-        close_with(e.sock, s);
-        return {id, std::move(s)};
-    }
 };
 
 ConnectSet::ConnectSet() : impl_(std::make_unique<Impl>()) {}
 
 ConnectSet::~ConnectSet() {
     for (auto& e : impl_->entries)
-        if (e.sock != INVALID_SOCKET)
-            ::closesocket(e.sock);
+        if (e.handle != INVALID_SOCKET)
+            ::closesocket(e.handle);
 }
 
 std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
@@ -234,7 +218,7 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
         im.finished_at_once.push_back(id);
         return id;
     }
-    e.sock = s;
+    e.handle = s;
     apply_syn_policy(s, spec, e.sample);
     sockaddr_storage ss{};
     const int len = to_sockaddr(spec.address, ss);
@@ -252,8 +236,7 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
             done.outcome = Outcome::accepted;
             done.latency = elapsed;
         }
-        e.sample = im.complete(id, std::move(done)).sample;
-        im.finished_at_once.push_back(id);
+        im.finished_now(id, std::move(done));
         return id;
     }
     im.open.push_back(id);
@@ -262,20 +245,14 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
 
 std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     auto& im = *impl_;
-    std::vector<Completion> done;
-    if (!im.finished_at_once.empty()) {
-        for (Id id : im.finished_at_once)
-            done.push_back({id, std::move(im.entries[id].sample)});
-        im.finished_at_once.clear();
-        return done;
-    }
-    if (im.open.empty())
+    std::vector<Completion> done = im.take_finished();
+    if (!done.empty() || im.open.empty())
         return done; // select() with no sockets at all is WSAEINVAL
     FD_ZERO(&im.writefds);
     FD_ZERO(&im.exceptfds);
     for (Id id : im.open) {
-        FD_SET(im.entries[id].sock, &im.writefds);
-        FD_SET(im.entries[id].sock, &im.exceptfds);
+        FD_SET(im.entries[id].handle, &im.writefds);
+        FD_SET(im.entries[id].handle, &im.exceptfds);
     }
     timeval tv = to_timeval(max_wait);
     const int n = ::select(0, nullptr, &im.writefds, &im.exceptfds, &tv);
@@ -286,7 +263,7 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     }
     std::vector<Id> still_open;
     for (Id id : im.open) {
-        const SOCKET s = im.entries[id].sock;
+        const SOCKET s = im.entries[id].handle;
         const bool failed = FD_ISSET(s, &im.exceptfds) != 0;
         const bool writable = FD_ISSET(s, &im.writefds) != 0;
         if (!failed && !writable) {
@@ -317,12 +294,7 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
 }
 
 Sample ConnectSet::abandon(Id id) {
-    auto& im = *impl_;
-    Sample s;
-    s.outcome = Outcome::timeout;
-    s.latency = monotonic_now() - im.entries[id].start;
-    std::erase(im.open, id);
-    return im.complete(id, std::move(s)).sample;
+    return impl_->abandon(id, monotonic_now());
 }
 
 Micros ConnectSet::started_at(Id id) const {
@@ -330,7 +302,7 @@ Micros ConnectSet::started_at(Id id) const {
 }
 
 std::size_t ConnectSet::pending() const noexcept {
-    return impl_->open.size() + impl_->finished_at_once.size();
+    return impl_->pending();
 }
 
 std::size_t ConnectSet::capacity() noexcept {
