@@ -196,38 +196,9 @@ Micros monotonic_now() {
 
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
                                      FamilyFilter filter) {
-    addrinfo hints{};
-    hints.ai_family = filter == FamilyFilter::ipv4   ? AF_INET
-                      : filter == FamilyFilter::ipv6 ? AF_INET6
-                                                     : AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_protocol = IPPROTO_TCP;
-    // No AI_ADDRCONFIG: Python's socket.create_connection, urllib3 and .NET
-    // pass none, and it would hide ::1 on a host without a global IPv6
-    // address, which is exactly the list we must reproduce. AI_NUMERICSERV
-    // only says the service is a number.
-    hints.ai_flags = AI_NUMERICSERV;
-    addrinfo* res = nullptr;
-    const auto service = std::to_string(port);
-    spdlog::trace("getaddrinfo(\"{}\", \"{}\", family={})", host, service, hints.ai_family);
-    const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
-    if (rc != 0) {
-        std::string why = rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc);
-        spdlog::trace("getaddrinfo -> {} ({})", rc, why);
-        return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': {}", host, why)};
-    }
-    std::vector<Address> out;
-    for (auto* ai = res; ai != nullptr; ai = ai->ai_next) {
-        if (auto a = from_sockaddr(ai->ai_addr)) {
-            a->port = port;
-            out.push_back(*a);
-        }
-    }
-    ::freeaddrinfo(res);
-    spdlog::trace("getaddrinfo -> {} address(es)", out.size());
-    if (out.empty())
-        return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': no TCP address", host)};
-    return out;
+    return detail::resolve_like_a_client(host, port, filter, [](int rc) {
+        return std::string(rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc));
+    });
 }
 
 // --- ConnectSet: non-blocking connects waited with poll(). ----------------

@@ -1,14 +1,21 @@
-// Address <-> sockaddr, shared by the POSIX and Windows platform files.
-// Include it after the OS's socket headers (sys/socket.h and netinet/in.h,
-// or winsock2.h and ws2tcpip.h): both define sockaddr_in and sockaddr_in6
-// with these fields, so one copy serves both.
+// Address <-> sockaddr and the resolver call, shared by the POSIX and
+// Windows platform files. Include it after the OS's socket headers
+// (sys/socket.h, netinet/in.h and netdb.h, or winsock2.h and ws2tcpip.h):
+// both define sockaddr_in, sockaddr_in6 and addrinfo with these fields, so
+// one copy serves both.
 #pragma once
 
 #include "loopcheck/address.hpp"
+#include "loopcheck/platform.hpp"
+#include "loopcheck/result.hpp"
 
 #include <cstddef>
 #include <cstring>
+#include <fmt/format.h>
 #include <optional>
+#include <spdlog/spdlog.h>
+#include <string>
+#include <vector>
 
 namespace loopcheck::platform::detail {
 
@@ -49,6 +56,46 @@ inline std::optional<Address> read_sockaddr(const sockaddr* sa) {
         return a;
     }
     return std::nullopt;
+}
+
+/// getaddrinfo as a typical client calls it, the addresses in exactly the
+/// order it returns them, each with `port`. `error_text(rc)` turns its
+/// error code into words (gai_strerror on POSIX, FormatMessage on Windows).
+template <class ErrorText>
+Result<std::vector<Address>> resolve_like_a_client(const std::string& host, std::uint16_t port,
+                                                   FamilyFilter filter, ErrorText error_text) {
+    addrinfo hints{};
+    hints.ai_family = filter == FamilyFilter::ipv4   ? AF_INET
+                      : filter == FamilyFilter::ipv6 ? AF_INET6
+                                                     : AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_TCP;
+    // No AI_ADDRCONFIG: Python's socket.create_connection, urllib3 and .NET
+    // pass none, and it would hide ::1 on a host without a global IPv6
+    // address, which is exactly the list we must reproduce. AI_NUMERICSERV
+    // only says the service is a number.
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo* res = nullptr;
+    const auto service = std::to_string(port);
+    spdlog::trace("getaddrinfo(\"{}\", \"{}\", family={})", host, service, hints.ai_family);
+    const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
+    if (rc != 0) {
+        const std::string why = error_text(rc);
+        spdlog::trace("getaddrinfo -> {} ({})", rc, why);
+        return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': {}", host, why)};
+    }
+    std::vector<Address> out;
+    for (auto* ai = res; ai != nullptr; ai = ai->ai_next) {
+        if (auto a = read_sockaddr(ai->ai_addr)) {
+            a->port = port;
+            out.push_back(*a);
+        }
+    }
+    ::freeaddrinfo(res);
+    spdlog::trace("getaddrinfo -> {} address(es)", out.size());
+    if (out.empty())
+        return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': no TCP address", host)};
+    return out;
 }
 
 } // namespace loopcheck::platform::detail
