@@ -6,6 +6,7 @@
 #include "loopcheck/platform.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
+#include "support/helpers.hpp"
 #include "support/process.hpp"
 #include "support/scenario.hpp"
 
@@ -23,10 +24,6 @@ using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
 
 platform::Listener listening(Address bound, std::optional<bool> v6only = std::nullopt,
                              std::uint32_t pid = 42, std::string name = "srv") {

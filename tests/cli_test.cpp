@@ -2,6 +2,7 @@
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/platform.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 #include "support/process.hpp"
 
 #include <string>
@@ -11,10 +12,6 @@ using namespace loopcheck::test;
 
 namespace {
 
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
-
 void expect_usage_error(const std::vector<std::string>& args, const std::string& needle) {
     auto r = run_loopcheck(args);
     INFO("args: " << (args.empty() ? "" : args.front()) << "\nstderr: " << r.err);
@@ -22,12 +19,6 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
     CHECK(r.out.empty()); // nothing was probed, nothing reported
     CHECK(lines(r.err).size() == 1);
     CHECK(contains(r.err, needle));
-}
-
-std::uint16_t port_of(const platform::Socket& s) {
-    auto a = platform::local_address(s);
-    REQUIRE(a.ok());
-    return a->port;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "loopcheck/diagnose.hpp"
 #include "loopcheck/exit_codes.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 #include "support/scenario.hpp"
 
 #include <algorithm>
@@ -59,10 +60,6 @@ const Finding* find(const Diagnosis& d, std::string_view id) {
     auto it = std::find_if(d.findings.begin(), d.findings.end(),
                            [&](const Finding& f) { return f.id == id; });
     return it == d.findings.end() ? nullptr : &*it;
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "loopcheck/probe.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
+#include "support/helpers.hpp"
 #include "support/process.hpp"
 
 #include <csignal>
@@ -16,10 +17,6 @@ using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
 
 void expect_usage_error(const std::vector<std::string>& args, const std::string& needle) {
     auto r = run_loopcheck(args);

@@ -4,6 +4,7 @@
 #include "loopcheck/probe.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
+#include "support/helpers.hpp"
 #include "support/process.hpp"
 
 #include <algorithm>
@@ -17,24 +18,6 @@ using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct Net {
-    platform::NetworkScope scope;
-    Net() { REQUIRE_FALSE(scope.error()); }
-};
-
-platform::Socket listener(Address bind, bool v6only = true) {
-    auto s = platform::open_listener({bind, v6only, 16});
-    INFO((s ? "" : s.error().message));
-    REQUIRE(s.ok());
-    return std::move(*s);
-}
-
-std::uint16_t port_of(const platform::Socket& s) {
-    auto a = platform::local_address(s);
-    REQUIRE(a.ok());
-    return a->port;
-}
 
 bool have_ipv6() {
     return platform::bind_closed(ipv6_loopback()).ok();

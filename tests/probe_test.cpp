@@ -2,31 +2,15 @@
 #include "loopcheck/platform.hpp"
 #include "loopcheck/probe.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 
 #include <vector>
 
 using namespace loopcheck;
+using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct Net {
-    platform::NetworkScope scope;
-    Net() { REQUIRE_FALSE(scope.error()); }
-};
-
-platform::Socket listener(Address bind, bool v6only = true, int backlog = 16) {
-    auto s = platform::open_listener({bind, v6only, backlog});
-    INFO((s ? "" : s.error().message));
-    REQUIRE(s.ok());
-    return std::move(*s);
-}
-
-std::uint16_t port_of(const platform::Socket& s) {
-    auto a = platform::local_address(s);
-    REQUIRE(a.ok());
-    return a->port;
-}
 
 /// Binds (without listening) the same port on the other family's loopback,
 /// so a connect there is refused for certain, whatever else runs here.

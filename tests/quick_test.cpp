@@ -1,6 +1,5 @@
 #include "loopcheck/quick.hpp"
 #include "loopcheck/windows_tcp_settings.hpp"
-
 #include "support/catch.hpp"
 
 using namespace loopcheck;

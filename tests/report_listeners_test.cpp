@@ -3,16 +3,14 @@
 #include "loopcheck/pipeline.hpp"
 #include "loopcheck/report_render.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 
 #include <string>
 
 using namespace loopcheck;
+using namespace loopcheck::test;
 
 namespace {
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
 
 TargetReport target(const std::string& input, Address a) {
     TargetReport t;

@@ -1,9 +1,11 @@
 #include "loopcheck/staircase.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 
 #include <vector>
 
 using namespace loopcheck;
+using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
@@ -27,10 +29,6 @@ std::vector<StairStep> steps_from(const std::vector<Sample>& per_limit) {
         out.push_back(summarize_step(static_cast<int>(l), three));
     }
     return out;
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
 }
 
 } // namespace

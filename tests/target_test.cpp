@@ -1,9 +1,11 @@
 #include "loopcheck/target.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 
 #include <string>
 
 using namespace loopcheck;
+using namespace loopcheck::test;
 
 namespace {
 
@@ -21,10 +23,6 @@ std::string bad(const std::string& text) {
     CHECK(r.error().kind == ErrorKind::usage);
     CHECK(r.error().message.find('\n') == std::string::npos);
     return r.error().message;
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
 }
 
 } // namespace
