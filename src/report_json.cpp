@@ -72,14 +72,20 @@ void address(JsonWriter& w, const AddressReport& a) {
     w.end_object();
 }
 
-void prediction(JsonWriter& w, const ConnectPrediction& p) {
-    w.begin_object();
+/// A prediction's fields, into the object being written (a client's entry
+/// adds its name in front of them).
+void prediction_fields(JsonWriter& w, const ConnectPrediction& p) {
     w.key("connected").value(p.connected);
     ms(w, "connect_ms", p.time);
     w.key("via");
     p.via ? w.value(endpoint_string(*p.via)) : w.null();
     w.key("attempts").value(p.attempts);
     w.key("lower_bound").value(p.lower_bound);
+}
+
+void prediction(JsonWriter& w, const ConnectPrediction& p) {
+    w.begin_object();
+    prediction_fields(w, p);
     w.end_object();
 }
 
@@ -115,16 +121,10 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.end_array();
     w.key("clients").begin_array();
     for (const auto& c : d.clients) {
-        const auto& p = c.prediction;
         w.begin_object();
         w.key("client").value(c.client);
         w.key("algorithm").value(c.algorithm);
-        w.key("connected").value(p.connected);
-        ms(w, "connect_ms", p.time);
-        w.key("via");
-        p.via ? w.value(endpoint_string(*p.via)) : w.null();
-        w.key("attempts").value(p.attempts);
-        w.key("lower_bound").value(p.lower_bound);
+        prediction_fields(w, c.prediction);
         w.end_object();
     }
     w.end_array();
