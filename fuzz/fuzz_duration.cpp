@@ -1,5 +1,5 @@
 // libFuzzer: the duration parser and the duration printers.
-#include "loopcheck/duration.hpp"
+#include "loopcheck/core/duration.hpp"
 
 #include <cstddef>
 #include <cstdint>

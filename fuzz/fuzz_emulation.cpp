@@ -1,6 +1,6 @@
 // libFuzzer: --emulate strategy parsing and IP literal parsing.
-#include "loopcheck/address.hpp"
-#include "loopcheck/emulation.hpp"
+#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/emulation_model.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "loopcheck/address.hpp"
+#include "loopcheck/core/address.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,6 +1,6 @@
 // End to end: the real binary, its exit codes and its one-line errors.
-#include "loopcheck/exit_codes.hpp"
-#include "loopcheck/platform.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 #include "support/process.hpp"

@@ -1,5 +1,5 @@
-#include "loopcheck/diagnose.hpp"
-#include "loopcheck/exit_codes.hpp"
+#include "loopcheck/core/diagnose.hpp"
+#include "loopcheck/core/exit_codes.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 #include "support/scenario.hpp"

@@ -1,4 +1,4 @@
-#include "loopcheck/duration.hpp"
+#include "loopcheck/core/duration.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,5 +1,5 @@
-#include "loopcheck/emulation.hpp"
-#include "loopcheck/platform.hpp"
+#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,4 +1,4 @@
-#include "loopcheck/hosts.hpp"
+#include "loopcheck/core/hosts.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,4 +1,4 @@
-#include "loopcheck/json_writer.hpp"
+#include "loopcheck/report/json_writer.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

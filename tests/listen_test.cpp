@@ -1,9 +1,9 @@
 // `loopcheck listen`: its spec parser, and the real binary's errors, exit
 // codes and output.
-#include "loopcheck/exit_codes.hpp"
-#include "loopcheck/listen_spec.hpp"
-#include "loopcheck/platform.hpp"
-#include "loopcheck/probe.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/listen_spec.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/platform/probe.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
 #include "support/helpers.hpp"

@@ -1,6 +1,6 @@
 // The platform layer against real sockets the test opens itself.
-#include "loopcheck/platform.hpp"
-#include "loopcheck/probe.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/platform/probe.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

@@ -1,5 +1,5 @@
-#include "loopcheck/quick.hpp"
-#include "loopcheck/windows_tcp_settings.hpp"
+#include "loopcheck/core/quick.hpp"
+#include "loopcheck/core/windows_tcp_settings.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

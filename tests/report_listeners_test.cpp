@@ -1,7 +1,7 @@
 // Listeners in the check's report: attached by the pipeline (or marked
 // unavailable), and shown the same in text, JSON and Markdown.
-#include "loopcheck/pipeline.hpp"
-#include "loopcheck/report_render.hpp"
+#include "loopcheck/cli/pipeline.hpp"
+#include "loopcheck/report/render.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

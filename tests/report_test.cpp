@@ -2,9 +2,9 @@
 // compared byte for byte with tests/golden/. Run with
 // LOOPCHECK_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change,
 // then review the diff.
-#include "loopcheck/exit_codes.hpp"
-#include "loopcheck/report_render.hpp"
-#include "loopcheck/target.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/report/render.hpp"
+#include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,7 +1,7 @@
 // The bad-input table of docs/robustness.md, row by row, against the real
 // binary: every row gets one line on stderr, a documented exit code, and no
 // probing (nothing on stdout).
-#include "loopcheck/exit_codes.hpp"
+#include "loopcheck/core/exit_codes.hpp"
 #include "support/catch.hpp"
 #include "support/process.hpp"
 

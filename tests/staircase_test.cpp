@@ -1,4 +1,4 @@
-#include "loopcheck/staircase.hpp"
+#include "loopcheck/core/staircase.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

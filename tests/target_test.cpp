@@ -1,4 +1,4 @@
-#include "loopcheck/target.hpp"
+#include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

@@ -1,4 +1,4 @@
-#include "loopcheck/winsock_errors.hpp"
+#include "loopcheck/core/winsock_errors.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -2,7 +2,7 @@
 // open themselves.
 #pragma once
 
-#include "loopcheck/platform.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 
 #include <string>

@@ -1,0 +1,49 @@
+// --emulate: run a client's connect algorithm for real against a target
+// and set the measured time beside the model's prediction.
+#pragma once
+
+#include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/result.hpp"
+#include "loopcheck/core/sample.hpp"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopcheck {
+
+struct EmulationSpec {
+    std::string label; ///< as the user wrote it, normalised: "happy-eyeballs=250ms"
+    ConnectAlgorithm kind = ConnectAlgorithm::sequential;
+    Micros delay{0};
+    /// Connect to loopback with SYN retransmissions off, as libuv does.
+    bool no_syn_retries_on_loopback = false;
+};
+
+/// Parses "sequential", "happy-eyeballs[=DELAY]" (default 250 ms, asyncio's
+/// suggestion), "go[=DELAY]" (default 300 ms, Go's FallbackDelay) and "node"
+/// (sequential, SYN retries off on loopback). DELAY as parse_duration
+/// reads it, between 10 ms (RFC 8305's floor) and 10 s.
+Result<EmulationSpec> parse_emulation(std::string_view text);
+
+struct EmulationResult {
+    EmulationSpec spec;
+    ConnectPrediction measured;
+    ConnectPrediction predicted;
+};
+
+/// The model's prediction for `spec` from the probe results (pure).
+ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const Observation> obs);
+
+/// The order in which `spec` tries the addresses (pure): resolver order,
+/// with families alternating for Happy Eyeballs (RFC 8305 section 4).
+std::vector<Address> emulation_order(const EmulationSpec& spec, std::span<const Address> resolved);
+
+/// Runs the algorithm for real: connects as the client would, each attempt
+/// bounded by `timeout`, and times from the first connect to the first
+/// accepted one (or the last failure). Not pure: uses the platform.
+ConnectPrediction run_emulation(const EmulationSpec& spec, std::span<const Address> resolved,
+                                Micros timeout, std::string_view os, std::uint32_t windows_build);
+
+} // namespace loopcheck

@@ -1,0 +1,41 @@
+// What the user asked loopcheck to check: "localhost:11434",
+// "[::1]:8080", "http://localhost:11434/v1", "11434".
+#pragma once
+
+#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/result.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace loopcheck {
+
+struct Target {
+    std::string input;  ///< exactly as given
+    std::string scheme; ///< lower case; empty when the input is not a URL
+    std::string host;   ///< name or literal, without brackets
+    std::uint16_t port = 0;
+    bool port_from_scheme = false;  ///< port came from http/https/ws/wss
+    std::optional<Address> literal; ///< set when host is an IP literal
+    /// Where the host (with its brackets) sits in `input`, so a fix can
+    /// rewrite just that part. Length 0 when the input named only a port.
+    std::size_t host_pos = 0;
+    std::size_t host_len = 0;
+};
+
+/// Longest host name accepted: the DNS limit on a name's text form.
+inline constexpr std::size_t max_host_length = 253;
+
+/// Parses one target. The error (ErrorKind::usage) is one line naming the
+/// bad part, e.g. "invalid target 'x:0': port 0 is not a valid port".
+Result<Target> parse_target(std::string_view text);
+
+/// The input rewritten to connect to `to` instead of the name: the URL
+/// keeps its scheme, path and query; "localhost:8000" becomes
+/// "127.0.0.1:8000"; a bare port becomes an endpoint.
+std::string rewrite_host(const Target& t, const Address& to);
+
+} // namespace loopcheck

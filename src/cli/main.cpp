@@ -1,0 +1,19 @@
+// loopcheck's entry point: the command line only. Everything else lives in
+// the library so that tests can reach it.
+#include "loopcheck/cli/cli.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv) {
+    try {
+        return loopcheck::run_cli(argc, argv);
+    } catch (const std::exception& e) {
+        // Nothing should throw this far; if it does, one line, not a trace.
+        std::fprintf(stderr, "loopcheck: internal error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "loopcheck: internal error\n");
+    }
+    return loopcheck::exit_code::internal;
+}

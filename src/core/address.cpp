@@ -1,0 +1,232 @@
+#include "loopcheck/core/address.hpp"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+std::string_view family_name(Family f) noexcept {
+    return f == Family::ipv4 ? "ipv4" : "ipv6";
+}
+
+namespace {
+
+std::uint16_t word_at(const Address& a, int i) {
+    return static_cast<std::uint16_t>((a.bytes[2 * i] << 8) | a.bytes[2 * i + 1]);
+}
+
+std::string ipv6_string(const Address& a) {
+    // RFC 5952 section 4.2: compress the longest run of two or more zero
+    // words (the first one on a tie) and nothing else.
+    int best_start = -1, best_len = 0;
+    for (int i = 0; i < 8;) {
+        if (word_at(a, i) != 0) {
+            ++i;
+            continue;
+        }
+        int j = i;
+        while (j < 8 && word_at(a, j) == 0)
+            ++j;
+        if (j - i > best_len && j - i >= 2) {
+            best_start = i;
+            best_len = j - i;
+        }
+        i = j;
+    }
+    std::string out;
+    for (int i = 0; i < 8; ++i) {
+        if (i == best_start) {
+            out += "::";
+            i += best_len - 1;
+            continue;
+        }
+        if (!out.empty() && out.back() != ':')
+            out += ':';
+        out += fmt::format("{:x}", word_at(a, i));
+    }
+    if (a.scope_id != 0)
+        out += fmt::format("%{}", a.scope_id);
+    return out;
+}
+
+std::optional<std::array<std::uint8_t, 4>> parse_ipv4_bytes(std::string_view s) {
+    std::array<std::uint8_t, 4> out{};
+    for (int part = 0; part < 4; ++part) {
+        if (part > 0) {
+            if (s.empty() || s.front() != '.')
+                return std::nullopt;
+            s.remove_prefix(1);
+        }
+        std::size_t n = 0;
+        while (n < s.size() && n < 4 && s[n] >= '0' && s[n] <= '9')
+            ++n;
+        // One to three digits, no leading zero (which some parsers read as octal).
+        if (n == 0 || n > 3 || (n > 1 && s[0] == '0'))
+            return std::nullopt;
+        unsigned v = 0;
+        std::from_chars(s.data(), s.data() + n, v);
+        if (v > 255)
+            return std::nullopt;
+        out[part] = static_cast<std::uint8_t>(v);
+        s.remove_prefix(n);
+    }
+    if (!s.empty())
+        return std::nullopt;
+    return out;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+std::optional<Address> parse_ipv6(std::string_view s) {
+    Address a;
+    a.family = Family::ipv6;
+    if (auto pct = s.find('%'); pct != std::string_view::npos) {
+        auto zone = s.substr(pct + 1);
+        std::uint32_t id = 0;
+        auto [p, ec] = std::from_chars(zone.data(), zone.data() + zone.size(), id);
+        if (zone.empty() || ec != std::errc{} || p != zone.data() + zone.size())
+            return std::nullopt;
+        a.scope_id = id;
+        s = s.substr(0, pct);
+    }
+    std::array<std::uint16_t, 8> words{};
+    int count = 0, gap = -1;
+    if (s.starts_with("::")) {
+        gap = 0;
+        s.remove_prefix(2);
+    } else if (s.starts_with(":")) {
+        return std::nullopt;
+    }
+    while (!s.empty()) {
+        if (count == 8)
+            return std::nullopt;
+        // An embedded IPv4 tail ("::ffff:127.0.0.1") fills the last two words.
+        auto colon = s.find(':');
+        auto piece = s.substr(0, colon);
+        if (colon == std::string_view::npos && piece.find('.') != std::string_view::npos) {
+            auto v4 = parse_ipv4_bytes(piece);
+            if (!v4 || count > 6)
+                return std::nullopt;
+            words[count++] = static_cast<std::uint16_t>(((*v4)[0] << 8) | (*v4)[1]);
+            words[count++] = static_cast<std::uint16_t>(((*v4)[2] << 8) | (*v4)[3]);
+            s = {};
+            break;
+        }
+        if (piece.empty() || piece.size() > 4)
+            return std::nullopt;
+        unsigned v = 0;
+        for (char c : piece) {
+            int h = hex_value(c);
+            if (h < 0)
+                return std::nullopt;
+            v = v * 16 + static_cast<unsigned>(h);
+        }
+        words[count++] = static_cast<std::uint16_t>(v);
+        if (colon == std::string_view::npos) {
+            s = {};
+            break;
+        }
+        s.remove_prefix(colon + 1);
+        if (s.starts_with(":")) {
+            if (gap >= 0)
+                return std::nullopt; // a second "::"
+            gap = count;
+            s.remove_prefix(1);
+        } else if (s.empty()) {
+            return std::nullopt; // trailing single ':'
+        }
+    }
+    if (gap < 0 && count != 8)
+        return std::nullopt;
+    if (gap >= 0 && count > 7)
+        return std::nullopt;
+    std::array<std::uint16_t, 8> full{};
+    if (gap < 0) {
+        full = words;
+    } else {
+        int tail = count - gap;
+        for (int i = 0; i < gap; ++i)
+            full[i] = words[i];
+        for (int i = 0; i < tail; ++i)
+            full[8 - tail + i] = words[gap + i];
+    }
+    for (int i = 0; i < 8; ++i) {
+        a.bytes[2 * i] = static_cast<std::uint8_t>(full[i] >> 8);
+        a.bytes[2 * i + 1] = static_cast<std::uint8_t>(full[i] & 0xff);
+    }
+    return a;
+}
+
+} // namespace
+
+std::string ip_string(const Address& a) {
+    if (a.family == Family::ipv4)
+        return fmt::format("{}.{}.{}.{}", a.bytes[0], a.bytes[1], a.bytes[2], a.bytes[3]);
+    return ipv6_string(a);
+}
+
+std::string endpoint_string(const Address& a) {
+    if (a.family == Family::ipv4)
+        return fmt::format("{}:{}", ip_string(a), a.port);
+    return fmt::format("[{}]:{}", ip_string(a), a.port);
+}
+
+bool is_loopback(const Address& a) noexcept {
+    if (a.family == Family::ipv4)
+        return a.bytes[0] == 127;
+    for (int i = 0; i < 15; ++i)
+        if (a.bytes[i] != 0)
+            return false;
+    return a.bytes[15] == 1;
+}
+
+bool is_unspecified(const Address& a) noexcept {
+    const int n = a.family == Family::ipv4 ? 4 : 16;
+    for (int i = 0; i < n; ++i)
+        if (a.bytes[i] != 0)
+            return false;
+    return true;
+}
+
+std::optional<Address> parse_ip_literal(std::string_view text) {
+    if (text.find(':') != std::string_view::npos)
+        return parse_ipv6(text);
+    auto v4 = parse_ipv4_bytes(text);
+    if (!v4)
+        return std::nullopt;
+    Address a;
+    a.family = Family::ipv4;
+    for (int i = 0; i < 4; ++i)
+        a.bytes[i] = (*v4)[i];
+    return a;
+}
+
+Address make_ipv4(std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d,
+                  std::uint16_t port) {
+    Address out;
+    out.family = Family::ipv4;
+    out.bytes[0] = a;
+    out.bytes[1] = b;
+    out.bytes[2] = c;
+    out.bytes[3] = d;
+    out.port = port;
+    return out;
+}
+
+Address ipv6_loopback(std::uint16_t port) {
+    Address out;
+    out.family = Family::ipv6;
+    out.bytes[15] = 1;
+    out.port = port;
+    return out;
+}
+
+} // namespace loopcheck

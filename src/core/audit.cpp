@@ -1,0 +1,203 @@
+#include "loopcheck/core/audit.hpp"
+
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/listener_queries.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+
+namespace loopcheck {
+
+namespace {
+
+std::optional<std::uint16_t> port_number(std::string_view digits) {
+    if (digits.empty() || digits.size() > 5 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    unsigned v = 0;
+    for (char c : digits)
+        v = v * 10 + static_cast<unsigned>(c - '0');
+    if (v == 0 || v > 65535)
+        return std::nullopt;
+    return static_cast<std::uint16_t>(v);
+}
+
+bool in_ranges(std::uint16_t port, std::span<const PortRange> ranges) {
+    return ranges.empty() || std::any_of(ranges.begin(), ranges.end(), [&](const PortRange& r) {
+               return port >= r.first && port <= r.last;
+           });
+}
+
+/// Bound to a loopback address other than 127.0.0.1 and ::1 (127.0.0.53,
+/// 127.0.1.1): an address a client has to name on purpose.
+bool own_loopback_address(const Listener& l) {
+    return is_loopback(l.bound) && l.bound != make_ipv4(127, 0, 0, 1, l.bound.port) &&
+           l.bound != ipv6_loopback(l.bound.port);
+}
+
+std::string single_stack_message(const AuditPort& p, const TargetReport& localhost, Family only) {
+    const bool resolves_v4 = std::any_of(localhost.addresses.begin(), localhost.addresses.end(),
+                                         [](auto& a) { return a.address.family == Family::ipv4; });
+    const std::string who = describe_listening(p.listeners);
+    if (only == Family::ipv4)
+        return fmt::format(
+            "{}: IPv4 only. Where localhost resolves to ::1 first, as on Windows, a client that "
+            "tries addresses in order (Python, .NET) waits for ::1 to be refused on every new "
+            "connection, about 2 s on Windows. Listen on ::1 as well, or on [::] with "
+            "IPV6_V6ONLY off.",
+            who);
+    return fmt::format("{}: IPv6 only. A client that connects to 127.0.0.1, or whose localhost "
+                       "resolves to 127.0.0.1 only ({}Java by default), does not reach it. "
+                       "Listen on 127.0.0.1 as well, or on [::] with IPV6_V6ONLY off.",
+                       who, resolves_v4 && localhost.addresses.size() == 1 ? "as here, " : "");
+}
+
+} // namespace
+
+Result<PortRange> parse_port_range(std::string_view text) {
+    const auto dash = text.find('-');
+    const auto first = port_number(text.substr(0, dash));
+    const auto last = dash == std::string_view::npos ? first : port_number(text.substr(dash + 1));
+    if (!first || !last)
+        return usage_error(
+            fmt::format("invalid port '{}': expected PORT or FIRST-LAST, each 1-65535", text));
+    if (*last < *first)
+        return usage_error(
+            fmt::format("invalid port range '{}': {} is below {}", text, *last, *first));
+    return PortRange{*first, *last};
+}
+
+std::vector<AuditPort> group_ports(std::span<const Listener> listeners,
+                                   std::span<const PortRange> ranges, std::size_t& not_loopback) {
+    std::map<std::uint16_t, AuditPort> by_port;
+    not_loopback = 0;
+    for (const auto& l : listeners) {
+        if (!in_ranges(l.bound.port, ranges))
+            continue;
+        if (!loopback_reachable(l)) {
+            ++not_loopback;
+            continue;
+        }
+        auto& p = by_port[l.bound.port];
+        p.port = l.bound.port;
+        p.listeners.push_back(l);
+    }
+    std::vector<AuditPort> out;
+    out.reserve(by_port.size());
+    for (auto& [port, p] : by_port)
+        out.push_back(std::move(p));
+    return out;
+}
+
+std::vector<Finding> audit_flags(const AuditPort& p, const TargetReport& localhost) {
+    std::vector<Finding> flags;
+    if (localhost.resolve_error || p.listeners.empty())
+        return flags;
+    bool reached = false, accepted = false;
+    std::vector<std::string> ips;
+    for (const auto& a : localhost.addresses) {
+        ips.push_back(ip_string(a.address));
+        accepted = accepted || a.summary.outcome == Outcome::accepted;
+        for (const auto& l : p.listeners)
+            reached = reached || reaches(l, a.address) != false;
+    }
+    if (!reached && !accepted) {
+        const bool own = std::all_of(p.listeners.begin(), p.listeners.end(), own_loopback_address);
+        if (own)
+            flags.push_back({std::string(audit_flag::own_address), Severity::info, "",
+                             fmt::format("{} only: an address of its own, which localhost does "
+                                         "not resolve to; clients reach it only by that address.",
+                                         describe_listening(p.listeners)),
+                             connect_address(p.listeners.front())});
+        else
+            flags.push_back(
+                {std::string(audit_flag::localhost_unreached), Severity::error, "",
+                 fmt::format("localhost:{} does not reach it: localhost resolves to {} "
+                             "here, and {}.",
+                             p.port, fmt::join(ips, ", "), describe_listening(p.listeners)),
+                 connect_address(p.listeners.front())});
+    }
+    const auto v4 = port_serves_loopback(p.listeners, Family::ipv4);
+    const auto v6 = port_serves_loopback(p.listeners, Family::ipv6);
+    if (v4 == true && v6 == false) {
+        // Costly here only when localhost resolves to ::1 first.
+        const bool costly = !localhost.addresses.empty() &&
+                            localhost.addresses.front().address.family == Family::ipv6;
+        flags.push_back({std::string(audit_flag::single_stack),
+                         costly ? Severity::warning : Severity::info, "",
+                         single_stack_message(p, localhost, Family::ipv4), std::nullopt});
+    } else if (v6 == true && v4 == false) {
+        flags.push_back({std::string(audit_flag::single_stack), Severity::info, "",
+                         single_stack_message(p, localhost, Family::ipv6), std::nullopt});
+    }
+    return flags;
+}
+
+void conclude_audit(AuditReport& r) {
+    std::size_t unreached = 0, single = 0, slow = 0, own = 0;
+    int code = exit_code::healthy;
+    r.flagged = 0;
+    for (auto& p : r.ports) {
+        const auto& t = r.check.targets[p.target];
+        p.findings = audit_flags(p, t);
+        const auto has = [&](std::string_view id) {
+            return std::any_of(p.findings.begin(), p.findings.end(),
+                               [&](const Finding& f) { return f.id == id; });
+        };
+        const bool is_own = has(audit_flag::own_address);
+        const bool not_reached = has(audit_flag::localhost_unreached) || is_own;
+        unreached += has(audit_flag::localhost_unreached);
+        own += is_own;
+        single += has(audit_flag::single_stack);
+        // The check's own findings, unless a flag already says the same.
+        if (!t.resolve_error) {
+            for (const auto& f : t.diagnosis.findings) {
+                if (f.severity < Severity::warning)
+                    continue;
+                if (not_reached &&
+                    (f.id == finding_id::server_down || f.id == finding_id::listener_elsewhere))
+                    continue;
+                p.findings.push_back(f);
+            }
+        }
+        p.exit_code = is_own ? exit_code::healthy : t.diagnosis.exit_code;
+        slow += p.exit_code == exit_code::slow;
+        if (std::any_of(p.findings.begin(), p.findings.end(),
+                        [](const Finding& f) { return f.severity >= Severity::warning; }))
+            ++r.flagged;
+        code = exit_code::combine(code, p.exit_code);
+    }
+    if (r.check.incomplete)
+        code = exit_code::interrupted;
+    r.exit_code = code;
+    r.check.exit_code = code;
+
+    const std::string where = r.filtered ? "on the given ports" : "on this machine";
+    if (r.ports.empty()) {
+        r.summary = fmt::format("AUDIT: no listener a loopback client can reach {}", where);
+    } else {
+        std::vector<std::string> parts;
+        if (unreached > 0)
+            parts.push_back(fmt::format("{} not reached by localhost", unreached));
+        if (slow > 0)
+            parts.push_back(fmt::format("{} slow", slow));
+        if (single > 0)
+            parts.push_back(fmt::format("{} single-stack", single));
+        if (own > 0)
+            parts.push_back(fmt::format("{} on an address of its own", own));
+        r.summary = fmt::format("AUDIT: {} listening port(s) a loopback client can reach {}: {}",
+                                r.ports.size(), where,
+                                parts.empty() ? std::string("nothing flagged")
+                                              : fmt::format("{}", fmt::join(parts, ", ")));
+        const auto& first = r.check.targets[r.ports.front().target];
+        if (first.resolve_error)
+            r.summary = fmt::format("AUDIT: {} listening port(s) {}, but {}", r.ports.size(), where,
+                                    first.resolve_error->message);
+    }
+    if (r.check.incomplete)
+        r.summary = "INCOMPLETE " + r.summary + " (interrupted before every probe finished)";
+}
+
+} // namespace loopcheck

@@ -1,0 +1,97 @@
+#include "loopcheck/core/duration.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+Result<Micros> parse_duration(std::string_view text) {
+    const std::string original(text);
+    if (text.empty())
+        return usage_error("empty duration");
+    // Split "1.5ms" into the number and the unit by hand: std::from_chars for
+    // double is missing from older libstdc++ and from MinGW's, and strtod
+    // would honour the locale.
+    std::size_t i = 0;
+    bool seen_digit = false, seen_dot = false;
+    for (; i < text.size(); ++i) {
+        char c = text[i];
+        if (c >= '0' && c <= '9') {
+            seen_digit = true;
+        } else if (c == '.' && !seen_dot) {
+            seen_dot = true;
+        } else {
+            break;
+        }
+    }
+    if (!seen_digit)
+        return usage_error(fmt::format("'{}' is not a duration (try 250ms, 2s or 1.5)", original));
+    const auto number = text.substr(0, i);
+    const auto unit = text.substr(i);
+
+    long double value = 0, scale = 1;
+    bool after_dot = false;
+    for (char c : number) {
+        if (c == '.') {
+            after_dot = true;
+            continue;
+        }
+        if (after_dot) {
+            scale /= 10;
+            value += (c - '0') * scale;
+        } else {
+            value = value * 10 + (c - '0');
+        }
+        if (value > 1e12L)
+            return usage_error(fmt::format("duration '{}' is too large", original));
+    }
+
+    long double per_unit_us = 0;
+    if (unit.empty() || unit == "s")
+        per_unit_us = 1e6L;
+    else if (unit == "ms")
+        per_unit_us = 1e3L;
+    else if (unit == "us" || unit == "\xC2\xB5s")
+        per_unit_us = 1;
+    else if (unit == "m" || unit == "min")
+        per_unit_us = 60e6L;
+    else
+        return usage_error(
+            fmt::format("unknown unit '{}' in duration '{}' (use us, ms, s or m)", unit, original));
+
+    const long double us = value * per_unit_us;
+    constexpr long double one_day_us = 86400e6L;
+    if (us > one_day_us)
+        return usage_error(fmt::format("duration '{}' is longer than one day", original));
+    return Micros{static_cast<std::int64_t>(std::llround(static_cast<double>(us)))};
+}
+
+std::string format_duration(Micros d) {
+    const auto us = static_cast<double>(d.count());
+    if (us < 1000.0)
+        return fmt::format("{:.3f} ms", us / 1000.0);
+    if (us < 10'000.0)
+        return fmt::format("{:.2f} ms", us / 1000.0);
+    if (us < 100'000.0)
+        return fmt::format("{:.1f} ms", us / 1000.0);
+    if (us < 1'000'000.0)
+        return fmt::format("{:.0f} ms", us / 1000.0);
+    return fmt::format("{:.2f} s", us / 1e6);
+}
+
+std::string format_spread(Micros min, Micros median, Micros max) {
+    const auto mid = format_duration(median);
+    auto lo = format_duration(min), hi = format_duration(max);
+    const auto unit = [](const std::string& s) { return s.substr(s.rfind(' ')); };
+    if (unit(lo) == unit(mid) && unit(hi) == unit(mid)) {
+        lo.resize(lo.rfind(' '));
+        hi.resize(hi.rfind(' '));
+    }
+    return fmt::format("{} [{}..{}]", mid, lo, hi);
+}
+
+double to_ms(Micros d) noexcept {
+    return static_cast<double>(d.count()) / 1000.0;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,80 @@
+// The pure half of --emulate: parsing a strategy, the order it tries
+// addresses in, and the model's prediction for it.
+#include "loopcheck/core/emulation_model.hpp"
+
+#include "loopcheck/core/duration.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+ClientModel model_of(const EmulationSpec& spec) {
+    return {"",
+            "",
+            spec.kind,
+            spec.delay,
+            spec.no_syn_retries_on_loopback ? FastFail::loopback : FastFail::none,
+            false};
+}
+
+} // namespace
+
+Result<EmulationSpec> parse_emulation(std::string_view text) {
+    const auto eq = text.find('=');
+    const auto name = text.substr(0, eq);
+    EmulationSpec spec;
+    if (name == "sequential" || name == "node") {
+        if (eq != std::string_view::npos)
+            return usage_error(fmt::format("--emulate {}: takes no delay", name));
+        spec.kind = ConnectAlgorithm::sequential;
+        spec.no_syn_retries_on_loopback = name == "node";
+        spec.label = std::string(name);
+        return spec;
+    }
+    if (name == "happy-eyeballs") {
+        spec.kind = ConnectAlgorithm::happy_eyeballs;
+        spec.delay = 250ms;
+    } else if (name == "go") {
+        spec.kind = ConnectAlgorithm::go_dual_stack;
+        spec.delay = 300ms;
+        spec.no_syn_retries_on_loopback = true;
+    } else {
+        return usage_error(fmt::format("--emulate: unknown strategy '{}' (sequential, "
+                                       "happy-eyeballs[=DELAY], go[=DELAY], node)",
+                                       name));
+    }
+    if (eq != std::string_view::npos) {
+        auto d = parse_duration(text.substr(eq + 1));
+        if (!d)
+            return usage_error(fmt::format("--emulate {}: {}", name, d.error().message));
+        // RFC 8305 section 8: the delay MUST NOT be below 10 ms; above 10 s
+        // it is no longer Happy Eyeballs but a typo.
+        if (*d < 10ms || *d > 10s)
+            return usage_error(
+                fmt::format("--emulate {}: the delay must be from 10ms to 10s", name));
+        spec.delay = *d;
+    }
+    spec.label = fmt::format("{}={}", name, format_duration(spec.delay));
+    spec.label.erase(std::remove(spec.label.begin(), spec.label.end(), ' '), spec.label.end());
+    return spec;
+}
+
+ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const Observation> obs) {
+    const auto model = model_of(spec);
+    const auto attempts = attempts_for(model, obs);
+    return simulate(spec.kind, spec.delay, attempts);
+}
+
+std::vector<Address> emulation_order(const EmulationSpec& spec, std::span<const Address> resolved) {
+    std::vector<Address> out;
+    for (auto i : attempt_order(model_of(spec), resolved))
+        out.push_back(resolved[i]);
+    return out;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,16 @@
+#include "loopcheck/core/exit_codes.hpp"
+
+#include <array>
+
+namespace loopcheck::exit_code {
+
+int combine(int a, int b) noexcept {
+    constexpr std::array order{interrupted, internal,    usage,  unresolved,
+                               slow,        server_down, healthy};
+    for (int code : order)
+        if (a == code || b == code)
+            return code;
+    return a > b ? a : b;
+}
+
+} // namespace loopcheck::exit_code

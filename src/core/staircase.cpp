@@ -1,0 +1,210 @@
+#include "loopcheck/core/staircase.hpp"
+
+#include "loopcheck/core/observation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace loopcheck {
+
+std::optional<LineFit> fit_line(std::span<const double> x, std::span<const double> y) {
+    if (x.size() != y.size() || x.size() < 2)
+        return std::nullopt;
+    const auto n = static_cast<double>(x.size());
+    double mx = 0, my = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= n;
+    my /= n;
+    double sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        sxx += (x[i] - mx) * (x[i] - mx);
+        sxy += (x[i] - mx) * (y[i] - my);
+    }
+    if (sxx == 0)
+        return std::nullopt;
+    const double slope = sxy / sxx;
+    return LineFit{slope, my - slope * mx};
+}
+
+StairStep summarize_step(int limit, std::span<const Sample> samples) {
+    StairStep step;
+    step.limit = limit;
+    if (samples.empty())
+        return step;
+    const AddressSummary s = summarize_address(samples, {});
+    step.outcome = s.outcome;
+    step.mixed = s.mixed;
+    step.native_name = s.native_name;
+    step.latency = s.latency;
+    step.syn_retransmissions = s.syn_retransmissions;
+    step.option = samples.front().option;
+    for (const auto& sample : samples) {
+        if (sample.option == OptionState::refused) {
+            step.option = OptionState::refused;
+            step.option_error = sample.option_error_name;
+            break;
+        }
+    }
+    return step;
+}
+
+std::string_view staircase_shape_name(StaircaseShape s) noexcept {
+    switch (s) {
+    case StaircaseShape::retried:
+        return "retried";
+    case StaircaseShape::flat:
+        return "flat";
+    case StaircaseShape::unclear:
+        return "unclear";
+    case StaircaseShape::not_refused:
+        return "not-refused";
+    case StaircaseShape::no_option:
+        return "no-option";
+    }
+    return "unclear";
+}
+
+std::string_view syn_limit_option(std::string_view os) noexcept {
+    if (os == "Windows")
+        return "SIO_TCP_INITIAL_RTO MaxSynRetransmissions";
+    if (os == "Linux")
+        return "TCP_SYNCNT";
+    return "the SYN retry limit";
+}
+
+namespace {
+
+std::string ms_text(double ms) {
+    const auto us = static_cast<std::int64_t>(std::llround(ms * 1000.0));
+    return fmt::format("{}{}", us < 0 ? "-" : "", format_duration(Micros{us < 0 ? -us : us}));
+}
+
+/// Where the fitted steps come from: refused, and the OS took the limit.
+bool fittable(const StairStep& s) {
+    return s.outcome == Outcome::refused && !s.mixed && s.option == OptionState::applied;
+}
+
+std::string limits_text(const std::vector<int>& limits) {
+    return fmt::format("{}", fmt::join(limits, ", "));
+}
+
+} // namespace
+
+StaircaseAddress conclude_staircase(const Address& address, bool reserved,
+                                    std::vector<StairStep> steps, std::string_view os) {
+    StaircaseAddress out;
+    out.address = address;
+    out.reserved = reserved;
+    out.steps = std::move(steps);
+    const auto& st = out.steps;
+    const std::string where = endpoint_string(address);
+
+    const bool any_refused =
+        std::any_of(st.begin(), st.end(), [](auto& s) { return s.outcome == Outcome::refused; });
+    if (!any_refused) {
+        out.shape = StaircaseShape::not_refused;
+        const auto o = st.empty() ? Outcome::error : st.front().outcome;
+        out.conclusion = fmt::format(
+            "{} was not refused ({}{}), so there is no refusal to time: a staircase needs a "
+            "port where nothing listens. Run `loopcheck staircase` without a target to use a "
+            "closed port loopcheck reserves.",
+            where, outcome_name(o),
+            o == Outcome::timeout ? "; a filtered port, or raise --timeout" : "");
+        return out;
+    }
+
+    std::vector<double> x, y;
+    bool all_counted = true, any_retransmitted = false;
+    for (const auto& s : st) {
+        if (!fittable(s))
+            continue;
+        out.fitted_limits.push_back(s.limit);
+        x.push_back(s.limit);
+        y.push_back(to_ms(s.latency.median));
+        if (!s.syn_retransmissions)
+            all_counted = false;
+        else if (*s.syn_retransmissions > 0)
+            any_retransmitted = true;
+    }
+    out.fit_ms = fit_line(x, y);
+
+    std::string tail;
+    const auto timed_out =
+        std::find_if(st.begin(), st.end(), [](auto& s) { return s.outcome == Outcome::timeout; });
+    if (timed_out != st.end())
+        tail += fmt::format(" The connect timed out at limit {}: raise --timeout to see the "
+                            "higher steps.",
+                            timed_out->limit);
+
+    if (!out.fit_ms) {
+        out.shape = StaircaseShape::no_option;
+        const auto rejected = std::find_if(st.begin(), st.end(), [](auto& s) {
+            return s.option == OptionState::refused || s.option == OptionState::unsupported;
+        });
+        if (rejected != st.end()) {
+            out.conclusion = fmt::format(
+                "The OS did not take {} at {} of {} limits ({}), so those probes ran with the "
+                "system's default retries and there is no staircase to fit.",
+                syn_limit_option(os), st.size() - out.fitted_limits.size(), st.size(),
+                rejected->option_error.empty() ? option_state_name(rejected->option)
+                                               : std::string_view(rejected->option_error));
+        } else {
+            out.conclusion = "Fewer than two limits gave a clean refusal; there is nothing to "
+                             "fit. Run again with a higher --count.";
+        }
+        out.conclusion += tail;
+        return out;
+    }
+
+    const double step = out.fit_ms->slope;
+    const double base = out.fit_ms->intercept;
+    const auto step_us = step * 1000.0;
+    if (all_counted) {
+        out.shape = any_retransmitted ? StaircaseShape::retried : StaircaseShape::flat;
+    } else if (step_us >= static_cast<double>(staircase_step_min.count())) {
+        out.shape = StaircaseShape::retried;
+    } else if (std::abs(step_us) < static_cast<double>(staircase_flat_max.count())) {
+        out.shape = StaircaseShape::flat;
+    } else {
+        out.shape = StaircaseShape::unclear;
+    }
+
+    const std::string evidence =
+        all_counted
+            ? (any_retransmitted ? " The kernel counted SYN retransmissions after the reset."
+                                 : " The kernel counted no SYN retransmission at any limit.")
+            : "";
+    switch (out.shape) {
+    case StaircaseShape::retried:
+        out.conclusion = fmt::format(
+            "A staircase: each SYN retry after a refusal adds {} (fitted over limits {}; {} "
+            "with no retry). The stack sends the SYN again after the reset, so a refused "
+            "connect costs about the retry limit times {}.{}",
+            ms_text(step), limits_text(out.fitted_limits), ms_text(base), ms_text(step), evidence);
+        break;
+    case StaircaseShape::flat:
+        out.conclusion = fmt::format(
+            "Flat: a refused connect takes about {} whatever the limit, so refusals are not "
+            "retried here.{}{}",
+            ms_text(base), evidence,
+            os == "Linux" ? " Linux ends a connect at the first reset; TCP_SYNCNT only bounds "
+                            "the retries of a SYN that gets no answer."
+                          : "");
+        break;
+    default:
+        out.conclusion = fmt::format(
+            "Refused at every limit, but {} per retry is neither flat nor a staircase; run "
+            "again with a higher --count.",
+            ms_text(step));
+        break;
+    }
+    out.conclusion += tail;
+    return out;
+}
+
+} // namespace loopcheck

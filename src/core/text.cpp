@@ -1,0 +1,62 @@
+#include "loopcheck/core/text.hpp"
+
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+std::string escape_nonprintable(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (unsigned char c : s) {
+        if (c < 0x20 || c >= 0x7f)
+            out += fmt::format("\\x{:02x}", c);
+        else
+            out += static_cast<char>(c);
+    }
+    return out;
+}
+
+std::size_t visible_length(std::string_view s) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\033') {
+            while (i < s.size() && s[i] != 'm')
+                ++i;
+            continue;
+        }
+        ++n;
+    }
+    return n;
+}
+
+void wrap_into(std::string& out, std::string_view first, std::string_view text, std::size_t indent,
+               std::size_t width) {
+    std::string line(first);
+    std::size_t visible = visible_length(first);
+    bool has_word = false;
+    for (std::size_t pos = 0; pos < text.size();) {
+        auto end = text.find(' ', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const auto word = text.substr(pos, end - pos);
+        if (has_word && visible + 1 + word.size() > width) {
+            out += line;
+            out += '\n';
+            line.assign(indent, ' ');
+            visible = indent;
+            has_word = false;
+        }
+        if (has_word) {
+            line += ' ';
+            ++visible;
+        }
+        line += word;
+        visible += word.size();
+        has_word = true;
+        pos = end + 1;
+    }
+    out += line;
+    out += '\n';
+}
+
+} // namespace loopcheck

@@ -1,0 +1,252 @@
+// Listening TCP sockets on Linux: NETLINK_SOCK_DIAG lists them (sock_diag(7));
+// /proc/PID/fd links name their owners (proc(5)). Neither needs privileges
+// for what it can show: every user sees every socket of the network
+// namespace, but only the owners of processes they may ptrace.
+#include "loopcheck/core/listener_decode.hpp"
+#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/platform/platform.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace loopcheck::platform {
+
+namespace {
+
+// The pure decoder spells the kernel ABI out; hold it to the real headers.
+namespace layout = decode::sock_diag_layout;
+static_assert(NLMSG_HDRLEN == layout::nlmsghdr_size);
+static_assert(NLMSG_ERROR == layout::nlmsg_error && NLMSG_DONE == layout::nlmsg_done);
+static_assert(SOCK_DIAG_BY_FAMILY == layout::sock_diag_by_family);
+static_assert(NLM_F_DUMP_INTR == layout::nlm_f_dump_intr);
+static_assert(AF_INET == layout::af_inet && AF_INET6 == layout::af_inet6);
+static_assert(INET_DIAG_SKV6ONLY == layout::inet_diag_skv6only);
+static_assert(sizeof(inet_diag_msg) == layout::msg_size);
+static_assert(offsetof(inet_diag_msg, idiag_state) == layout::msg_state);
+static_assert(offsetof(inet_diag_msg, id.idiag_sport) == layout::msg_sport);
+static_assert(offsetof(inet_diag_msg, id.idiag_src) == layout::msg_src);
+static_assert(offsetof(inet_diag_msg, idiag_uid) == layout::msg_uid);
+static_assert(offsetof(inet_diag_msg, idiag_inode) == layout::msg_inode);
+
+/// A descriptor closed when it goes out of scope.
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    [[nodiscard]] int get() const noexcept { return fd_; }
+
+private:
+    int fd_;
+};
+
+/// Bounds every recv() of a dump: the kernel answers at once, so a silent
+/// socket means something is wrong, not slow.
+constexpr int netlink_timeout_s = 2;
+
+Error netlink_error(std::string_view what, int err) {
+    return system_error(fmt::format("sock_diag {}: {}", what, std::strerror(err)));
+}
+
+/// One SOCK_DIAG_BY_FAMILY dump of the TCP listeners of `family`.
+Result<std::vector<decode::DiagSocket>>
+dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, std::uint32_t seq) {
+    struct Request {
+        nlmsghdr header;
+        inet_diag_req_v2 body;
+    };
+    Request req{};
+    req.header.nlmsg_len = sizeof req;
+    req.header.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+    req.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    req.header.nlmsg_seq = seq;
+    req.body.sdiag_family = family;
+    req.body.sdiag_protocol = IPPROTO_TCP;
+    req.body.idiag_states = 1U << TCP_LISTEN;
+    // A non-zero source port makes the kernel skip listeners on other ports
+    // (inet_diag_dump_icsk; seen here on Linux 6.18); filtered again below.
+    if (port)
+        req.body.id.idiag_sport = htons(*port);
+    sockaddr_nl kernel{};
+    kernel.nl_family = AF_NETLINK;
+    if (::sendto(fd, &req, sizeof req, 0, reinterpret_cast<const sockaddr*>(&kernel),
+                 sizeof kernel) < 0)
+        return netlink_error("request", errno);
+
+    std::vector<decode::DiagSocket> out;
+    std::vector<std::uint8_t> buf(64 * 1024);
+    for (;;) {
+        const ssize_t n = ::recv(fd, buf.data(), buf.size(), 0);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return netlink_error("reply", errno);
+        }
+        if (n == 0)
+            return system_error("sock_diag: the kernel closed the dump early");
+        auto r =
+            decode::decode_sock_diag(std::span(buf.data(), static_cast<std::size_t>(n)), seq, out);
+        if (r.interrupted)
+            spdlog::debug("sock_diag: the socket table changed during the dump");
+        switch (r.status) {
+        case decode::DiagStatus::more:
+            continue;
+        case decode::DiagStatus::done:
+            return out;
+        case decode::DiagStatus::error:
+            return netlink_error("dump", r.error);
+        case decode::DiagStatus::malformed:
+            return system_error("sock_diag: a malformed reply from the kernel");
+        }
+    }
+}
+
+/// The lowest pid holding each wanted socket inode, from the /proc/PID/fd
+/// links "socket:[inode]". Processes whose fd directory this user may not
+/// read (proc(5): a ptrace access check) are skipped. /proc lists pids in
+/// ascending order, so the first holder found is the lowest pid; the scan
+/// stops once every inode has one.
+void find_owners(std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>& wanted) {
+    DIR* proc = ::opendir("/proc");
+    if (proc == nullptr) {
+        spdlog::debug("cannot open /proc: {}", std::strerror(errno));
+        return;
+    }
+    std::vector<std::uint32_t> pids;
+    while (const dirent* e = ::readdir(proc))
+        if (auto pid = decode::pid_from_name(e->d_name))
+            pids.push_back(*pid);
+    std::sort(pids.begin(), pids.end());
+    std::size_t remaining = wanted.size();
+    std::size_t denied = 0;
+    for (const std::uint32_t pid : pids) {
+        if (remaining == 0)
+            break;
+        const auto path = fmt::format("{}/fd", pid);
+        const int fd_dir =
+            ::openat(::dirfd(proc), path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd_dir < 0) {
+            denied += errno == EACCES || errno == EPERM;
+            continue; // not ours to read, or it exited
+        }
+        DIR* fds = ::fdopendir(fd_dir);
+        if (fds == nullptr) {
+            ::close(fd_dir);
+            continue;
+        }
+        while (const dirent* e = ::readdir(fds)) {
+            char target[64];
+            const ssize_t n = ::readlinkat(fd_dir, e->d_name, target, sizeof target);
+            if (n <= 0)
+                continue;
+            const auto inode =
+                decode::socket_inode_from_link({target, static_cast<std::size_t>(n)});
+            if (!inode)
+                continue;
+            auto it = wanted.find(*inode);
+            if (it != wanted.end() && !it->second) {
+                it->second = pid;
+                --remaining;
+            }
+        }
+        ::closedir(fds);
+    }
+    ::closedir(proc);
+    spdlog::debug("/proc: {} process(es), {} not readable by this user", pids.size(), denied);
+}
+
+std::string process_name(std::uint32_t pid) {
+    const auto path = fmt::format("/proc/{}/comm", pid);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    char buf[64];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    ::close(fd);
+    return n > 0 ? decode::name_from_comm({buf, static_cast<std::size_t>(n)}) : std::string{};
+}
+
+} // namespace
+
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
+    Fd fd(::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG));
+    if (fd.get() < 0)
+        return netlink_error("socket", errno);
+    const timeval timeout{netlink_timeout_s, 0};
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+
+    std::vector<decode::DiagSocket> sockets;
+    std::string missing;
+    std::uint32_t seq = 1;
+    for (const std::uint8_t family : {std::uint8_t{AF_INET}, std::uint8_t{AF_INET6}}) {
+        auto dumped = dump_listeners(fd.get(), family, port, seq++);
+        if (!dumped) {
+            // Without IPv6 (ipv6.disable=1) the second dump fails; the IPv4
+            // table is still worth having.
+            if (family == AF_INET)
+                return dumped.error();
+            spdlog::debug("IPv6 listeners: {}", dumped.error().message);
+            missing =
+                fmt::format("IPv6 listeners could not be listed ({})", dumped.error().message);
+            continue;
+        }
+        sockets.insert(sockets.end(), dumped->begin(), dumped->end());
+    }
+
+    std::unordered_map<std::uint32_t, std::optional<std::uint32_t>> owners;
+    for (const auto& s : sockets)
+        if (s.state == TCP_LISTEN && (!port || s.local.port == *port) && s.inode != 0)
+            owners.emplace(s.inode, std::nullopt);
+    if (!owners.empty())
+        find_owners(owners);
+
+    ListenerTable table;
+    std::unordered_map<std::uint32_t, std::string> names;
+    for (const auto& s : sockets) {
+        if (s.state != TCP_LISTEN || (port && s.local.port != *port))
+            continue;
+        Listener l;
+        l.bound = s.local;
+        l.v6only = s.local.family == Family::ipv6 ? s.v6only : std::nullopt;
+        l.uid = s.uid;
+        if (auto it = owners.find(s.inode); it != owners.end() && it->second) {
+            l.pid = *it->second;
+            auto [name, fresh] = names.try_emplace(*l.pid);
+            if (fresh)
+                name->second = process_name(*l.pid);
+            l.process = name->second;
+        } else {
+            ++table.owner_hidden;
+        }
+        table.listeners.push_back(std::move(l));
+    }
+    sort_listeners(table.listeners);
+    if (table.owner_hidden > 0)
+        table.hidden_because = ::geteuid() != 0
+                                   ? "run as root to see other users' processes"
+                                   : "no process in this PID namespace holds the socket (a "
+                                     "kernel socket, or a process in another container)";
+    table.missing = std::move(missing);
+    return table;
+}
+
+} // namespace loopcheck::platform

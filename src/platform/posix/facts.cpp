@@ -1,0 +1,93 @@
+// The POSIX platform layer's facts about the machine and the terminal:
+// system_facts(), the interrupt handler, is_terminal(), terminal_width().
+// The sockets are in platform_posix.cpp. Linux-only parts are marked.
+#include "loopcheck/platform/platform.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <fmt/format.h>
+#include <fstream>
+#include <string>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace loopcheck::platform {
+
+namespace {
+
+std::string read_first_line(const char* path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line))
+        return "unknown";
+    return line;
+}
+
+} // namespace
+
+SystemFacts system_facts() {
+    SystemFacts f;
+    utsname u{};
+    if (::uname(&u) == 0) {
+        f.os = u.sysname;
+        f.os_version = u.release;
+    }
+#ifdef __APPLE__
+    f.os = "macOS";
+#endif
+    f.hosts_file = "/etc/hosts";
+#ifdef __linux__
+    // The SYN retry settings (tcp(7)); tcp_syn_linear_timeouts (Linux 6.7+)
+    // makes the first retries 1 s apart instead of doubling.
+    for (const char* name : {"tcp_syn_retries", "tcp_syn_linear_timeouts"}) {
+        const std::string path = fmt::format("/proc/sys/net/ipv4/{}", name);
+        f.tcp_settings.emplace_back(fmt::format("net.ipv4.{}", name),
+                                    read_first_line(path.c_str()));
+    }
+    f.tcp_settings.emplace_back("net.ipv6.bindv6only",
+                                read_first_line("/proc/sys/net/ipv6/bindv6only"));
+#endif
+    return f;
+}
+
+namespace {
+
+void (*g_on_interrupt)() = nullptr;
+std::atomic<int> g_interrupts{0}; // lock-free, so safe in a handler
+
+extern "C" void handle_interrupt(int) {
+    // The first signal asks the waits to end so the report can be printed.
+    // A second one is tolerated: coreutils' timeout, for one, signals the
+    // child and then its whole process group. A third ends the process now.
+    if (++g_interrupts >= 3)
+        ::_exit(130);
+    if (g_on_interrupt != nullptr)
+        g_on_interrupt();
+}
+
+} // namespace
+
+void install_interrupt_handler(void (*on_interrupt)()) noexcept {
+    g_on_interrupt = on_interrupt;
+    struct sigaction sa {};
+    sa.sa_handler = handle_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: poll() must return EINTR so the wait ends now
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool is_terminal(Stream s) noexcept {
+    return ::isatty(s == Stream::out ? 1 : 2) == 1;
+}
+
+int terminal_width() noexcept {
+    winsize ws{};
+    for (int fd : {1, 2})
+        if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+            return ws.ws_col;
+    return 0;
+}
+
+} // namespace loopcheck::platform

@@ -1,0 +1,12 @@
+// Listening sockets on POSIX systems loopcheck has no listener table for
+// (the BSDs, Solaris, ...): a clear "not supported" instead of a guess. The
+// check itself still runs; its report says listener data is unavailable.
+#include "loopcheck/platform/platform.hpp"
+
+namespace loopcheck::platform {
+
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> /*port*/) {
+    return system_error("listing listening sockets is not supported on this OS");
+}
+
+} // namespace loopcheck::platform

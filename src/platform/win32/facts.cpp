@@ -1,0 +1,307 @@
+// Windows system facts and the console: the version from RtlGetVersion,
+// Max SYN Retransmissions from WMI, where the hosts file is, and whether
+// stdout and stderr are consoles that take ANSI codes.
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/platform/win32/winsock.hpp"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <future>
+#include <memory>
+#include <spdlog/spdlog.h>
+#include <thread>
+#include <wbemidl.h>
+
+#ifndef ENABLE_VIRTUAL_TERMINAL_PROCESSING
+#define ENABLE_VIRTUAL_TERMINAL_PROCESSING 0x0004
+#endif
+
+namespace loopcheck::platform {
+
+namespace {
+
+std::string utf8(const wchar_t* w, int length = -1) {
+    if (w == nullptr || length == 0)
+        return {};
+    const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, length, nullptr, 0, nullptr, nullptr);
+    if (n <= 0)
+        return {};
+    std::string out(static_cast<std::size_t>(n), '\0');
+    ::WideCharToMultiByte(CP_UTF8, 0, w, length, out.data(), n, nullptr, nullptr);
+    if (length < 0 && !out.empty() && out.back() == '\0')
+        out.pop_back();
+    return out;
+}
+
+/// The real version. GetVersionEx reports 6.2 (Windows 8) to any program
+/// whose manifest does not declare Windows 10 support
+/// (learn.microsoft.com .../sysinfoapi/nf-sysinfoapi-getversionexw);
+/// RtlGetVersion is not subject to that. It lives in ntdll, which every
+/// process has loaded, and is looked up at run time because MinGW declares
+/// it only in its driver-kit headers.
+std::optional<OSVERSIONINFOW> rtl_version() {
+    using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOW*);
+    const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+    if (ntdll == nullptr)
+        return std::nullopt;
+    // Through void(*)(), the one function pointer type any other may be
+    // cast to and from without a cast-function-type warning.
+    const auto fn = reinterpret_cast<RtlGetVersionFn>(
+        reinterpret_cast<void (*)()>(::GetProcAddress(ntdll, "RtlGetVersion")));
+    if (fn == nullptr)
+        return std::nullopt;
+    OSVERSIONINFOW v{};
+    v.dwOSVersionInfoSize = sizeof v;
+    if (fn(&v) != 0) // STATUS_SUCCESS
+        return std::nullopt;
+    return v;
+}
+
+// --- Max SYN Retransmissions from WMI. ------------------------------------
+
+/// Releases a COM interface when it goes out of scope.
+template <class T>
+class ComRef {
+public:
+    ComRef() = default;
+    ~ComRef() { reset(); }
+    ComRef(const ComRef&) = delete;
+    ComRef& operator=(const ComRef&) = delete;
+    T* operator->() const { return p_; }
+    T* get() const { return p_; }
+    void** out() {
+        reset();
+        return reinterpret_cast<void**>(&p_);
+    }
+    T** typed_out() {
+        reset();
+        return &p_;
+    }
+    void reset() {
+        if (p_ != nullptr)
+            p_->Release();
+        p_ = nullptr;
+    }
+
+private:
+    T* p_ = nullptr;
+};
+
+class Bstr {
+public:
+    explicit Bstr(const wchar_t* s) : b_(::SysAllocString(s)) {}
+    ~Bstr() { ::SysFreeString(b_); }
+    Bstr(const Bstr&) = delete;
+    Bstr& operator=(const Bstr&) = delete;
+    operator BSTR() const { return b_; } // NOLINT(google-explicit-constructor)
+
+private:
+    BSTR b_;
+};
+
+/// One property of a WMI object as an int; nullopt when unset (VT_NULL).
+std::optional<int> int_property(IWbemClassObject* obj, const wchar_t* name) {
+    VARIANT v;
+    ::VariantInit(&v);
+    std::optional<int> out;
+    if (SUCCEEDED(obj->Get(name, 0, &v, nullptr, nullptr)) && v.vt != VT_NULL && v.vt != VT_EMPTY &&
+        SUCCEEDED(::VariantChangeType(&v, &v, 0, VT_I4)))
+        out = static_cast<int>(v.lVal);
+    ::VariantClear(&v);
+    return out;
+}
+
+std::string string_property(IWbemClassObject* obj, const wchar_t* name) {
+    VARIANT v;
+    ::VariantInit(&v);
+    std::string out;
+    if (SUCCEEDED(obj->Get(name, 0, &v, nullptr, nullptr)) && v.vt == VT_BSTR)
+        out = utf8(v.bstrVal, static_cast<int>(::SysStringLen(v.bstrVal)));
+    ::VariantClear(&v);
+    return out;
+}
+
+/// MSFT_NetTCPSetting (root\StandardCimv2, Windows 8+): what
+/// Get-NetTCPSetting shows, readable without elevation. WMI rather than
+/// `netsh interface tcp show global`, whose labels are translated with the
+/// display language. Runs on its own thread with its own COM apartment;
+/// returns no rows on any failure (Wine has no such namespace:
+/// WBEM_E_INVALID_NAMESPACE).
+std::vector<TcpSettingRow> query_tcp_settings() {
+    std::vector<TcpSettingRow> rows;
+    if (FAILED(::CoInitializeEx(nullptr, COINIT_MULTITHREADED)))
+        return rows;
+    struct ComScope {
+        ~ComScope() { ::CoUninitialize(); }
+    } com_scope;
+    // Local WMI wants impersonation. This is process-wide; loopcheck uses
+    // COM nowhere else, and RPC_E_TOO_LATE (already set) is fine too.
+    ::CoInitializeSecurity(nullptr, -1, nullptr, nullptr, RPC_C_AUTHN_LEVEL_DEFAULT,
+                           RPC_C_IMP_LEVEL_IMPERSONATE, nullptr, EOAC_NONE, nullptr);
+    ComRef<IWbemLocator> locator;
+    if (FAILED(::CoCreateInstance(CLSID_WbemLocator, nullptr, CLSCTX_INPROC_SERVER,
+                                  IID_IWbemLocator, locator.out())))
+        return rows;
+    ComRef<IWbemServices> services;
+    const Bstr ns(L"ROOT\\StandardCimv2");
+    if (FAILED(locator->ConnectServer(ns, nullptr, nullptr, nullptr, 0, nullptr, nullptr,
+                                      services.typed_out())))
+        return rows;
+    ::CoSetProxyBlanket(services.get(), RPC_C_AUTHN_WINNT, RPC_C_AUTHZ_NONE, nullptr,
+                        RPC_C_AUTHN_LEVEL_CALL, RPC_C_IMP_LEVEL_IMPERSONATE, nullptr, EOAC_NONE);
+    ComRef<IEnumWbemClassObject> found;
+    const Bstr wql(L"WQL");
+    const Bstr query(L"SELECT SettingName, MaxSynRetransmissions FROM MSFT_NetTCPSetting");
+    if (FAILED(services->ExecQuery(wql, query,
+                                   WBEM_FLAG_FORWARD_ONLY | WBEM_FLAG_RETURN_IMMEDIATELY, nullptr,
+                                   found.typed_out())))
+        return rows;
+    for (;;) {
+        ComRef<IWbemClassObject> obj;
+        ULONG got = 0;
+        if (FAILED(found->Next(2000, 1, obj.typed_out(), &got)) || got == 0)
+            break;
+        rows.push_back({string_property(obj.get(), L"SettingName"),
+                        int_property(obj.get(), L"MaxSynRetransmissions")});
+    }
+    return rows;
+}
+
+/// WMI can stall for seconds while its service starts; the report waits
+/// this long and then says "unknown". The query thread is left to finish
+/// (or to end with the process).
+constexpr std::chrono::seconds wmi_wait{3};
+
+std::vector<TcpSettingRow> read_tcp_settings() {
+    try {
+        auto task =
+            std::make_shared<std::packaged_task<std::vector<TcpSettingRow>()>>(query_tcp_settings);
+        auto rows = task->get_future();
+        std::thread([task] { (*task)(); }).detach();
+        if (rows.wait_for(wmi_wait) != std::future_status::ready) {
+            spdlog::debug("WMI gave no answer within {} s", wmi_wait.count());
+            return {};
+        }
+        return rows.get();
+    } catch (const std::exception& e) {
+        spdlog::debug("reading MSFT_NetTCPSetting failed: {}", e.what());
+        return {};
+    }
+}
+
+/// %SystemRoot%\System32\drivers\etc\hosts, the default DataBasePath.
+std::string hosts_file() {
+    std::array<wchar_t, MAX_PATH> root{};
+    DWORD n = ::GetEnvironmentVariableW(L"SystemRoot", root.data(), root.size());
+    if (n == 0 || n >= root.size())
+        n = ::GetWindowsDirectoryW(root.data(), root.size());
+    if (n == 0 || n >= root.size())
+        return "C:\\Windows\\System32\\drivers\\etc\\hosts";
+    return utf8(root.data(), static_cast<int>(n)) + "\\System32\\drivers\\etc\\hosts";
+}
+
+// --- The console. ---------------------------------------------------------
+
+struct SavedMode {
+    HANDLE handle = nullptr;
+    DWORD mode = 0;
+};
+std::array<SavedMode, 2> saved_modes{};
+
+void restore_console_modes() {
+    for (const auto& s : saved_modes)
+        if (s.handle != nullptr)
+            ::SetConsoleMode(s.handle, s.mode);
+}
+
+/// A console interprets the colour and erase-line codes loopcheck writes
+/// only with ENABLE_VIRTUAL_TERMINAL_PROCESSING (Windows 10 1511+;
+/// learn.microsoft.com .../console/setconsolemode). Switch it on, and put
+/// the old mode back at exit so the shell's console is left as found.
+/// False where the console does not take it: then no codes are written.
+bool enable_virtual_terminal(HANDLE h, std::size_t slot) {
+    DWORD mode = 0;
+    if (!::GetConsoleMode(h, &mode))
+        return false;
+    if ((mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0)
+        return true;
+    if (!::SetConsoleMode(h, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING))
+        return false;
+    static const bool registered = std::atexit(restore_console_modes) == 0;
+    if (registered)
+        saved_modes[slot] = {h, mode};
+    return true;
+}
+
+} // namespace
+
+SystemFacts system_facts() {
+    SystemFacts f;
+    f.os = "Windows";
+    if (const auto v = rtl_version()) {
+        f.os_version =
+            fmt::format("{}.{}.{}", v->dwMajorVersion, v->dwMinorVersion, v->dwBuildNumber);
+        f.windows_build = v->dwBuildNumber;
+    } else {
+        f.os_version = "unknown";
+    }
+    const auto rows = read_tcp_settings();
+    for (const auto& r : rows)
+        spdlog::debug("MSFT_NetTCPSetting {}: MaxSynRetransmissions={}", r.setting_name,
+                      r.max_syn_retransmissions ? std::to_string(*r.max_syn_retransmissions)
+                                                : "unset");
+    f.tcp_settings.emplace_back(max_syn_retransmissions_key,
+                                summarize_max_syn_retransmissions(rows));
+    f.hosts_file = hosts_file();
+    return f;
+}
+
+bool is_terminal(Stream s) noexcept {
+    // GetConsoleMode succeeds only on a console; _isatty() would also say
+    // yes for NUL, which is a character device too.
+    const HANDLE h = ::GetStdHandle(s == Stream::out ? STD_OUTPUT_HANDLE : STD_ERROR_HANDLE);
+    if (h == nullptr || h == INVALID_HANDLE_VALUE)
+        return false;
+    return enable_virtual_terminal(h, s == Stream::out ? 0 : 1);
+}
+
+namespace {
+
+void (*g_on_interrupt)() = nullptr;
+std::atomic<int> g_interrupts{0};
+
+/// Runs on a thread of its own that Windows starts for the console event.
+BOOL WINAPI on_console_event(DWORD event) {
+    if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT && event != CTRL_CLOSE_EVENT)
+        return FALSE;
+    // As on POSIX: the first two ask the waits to end so the report can be
+    // printed; a third ends the process now.
+    if (++g_interrupts >= 3)
+        ::ExitProcess(130);
+    if (g_on_interrupt != nullptr)
+        g_on_interrupt();
+    return TRUE; // handled: do not end the process yet
+}
+
+} // namespace
+
+void install_interrupt_handler(void (*on_interrupt)()) noexcept {
+    g_on_interrupt = on_interrupt;
+    ::SetConsoleCtrlHandler(on_console_event, TRUE);
+}
+
+int terminal_width() noexcept {
+    for (const DWORD which : {STD_OUTPUT_HANDLE, STD_ERROR_HANDLE}) {
+        CONSOLE_SCREEN_BUFFER_INFO info{};
+        const HANDLE h = ::GetStdHandle(which);
+        if (h != nullptr && h != INVALID_HANDLE_VALUE && ::GetConsoleScreenBufferInfo(h, &info))
+            return info.srWindow.Right - info.srWindow.Left + 1;
+    }
+    return 0;
+}
+
+} // namespace loopcheck::platform

@@ -1,0 +1,155 @@
+#include "loopcheck/report/json_writer.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+void JsonWriter::newline() {
+    out_ += '\n';
+    out_.append(stack_.size() * 2, ' ');
+}
+
+void JsonWriter::before_value() {
+    if (after_key_) {
+        after_key_ = false;
+        return;
+    }
+    if (!stack_.empty()) {
+        if (!stack_.back().empty)
+            out_ += ',';
+        stack_.back().empty = false;
+        newline();
+    }
+}
+
+JsonWriter& JsonWriter::begin_object() {
+    before_value();
+    out_ += '{';
+    stack_.push_back({false, true});
+    return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+    const bool empty = stack_.back().empty;
+    stack_.pop_back();
+    if (!empty)
+        newline();
+    out_ += '}';
+    return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+    before_value();
+    out_ += '[';
+    stack_.push_back({true, true});
+    return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+    const bool empty = stack_.back().empty;
+    stack_.pop_back();
+    if (!empty)
+        newline();
+    out_ += ']';
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view k) {
+    before_value();
+    out_ += escape(k);
+    out_ += ": ";
+    after_key_ = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+    before_value();
+    out_ += escape(s);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(bool b) {
+    before_value();
+    out_ += b ? "true" : "false";
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::int64_t n) {
+    before_value();
+    out_ += std::to_string(n);
+    return *this;
+}
+
+JsonWriter& JsonWriter::number(double v, int decimals) {
+    before_value();
+    if (!std::isfinite(v))
+        out_ += "null";
+    else
+        out_ += fmt::format("{:.{}f}", v, decimals);
+    return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+    before_value();
+    out_ += "null";
+    return *this;
+}
+
+std::string JsonWriter::escape(std::string_view s) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            continue;
+        case '\\':
+            out += "\\\\";
+            continue;
+        case '\n':
+            out += "\\n";
+            continue;
+        case '\r':
+            out += "\\r";
+            continue;
+        case '\t':
+            out += "\\t";
+            continue;
+        default:
+            break;
+        }
+        if (c < 0x20 || c == 0x7f) {
+            out += fmt::format("\\u{:04x}", c);
+            continue;
+        }
+        if (c < 0x80) {
+            out += static_cast<char>(c);
+            continue;
+        }
+        // Copy a well-formed UTF-8 sequence; replace anything else.
+        const int len = (c >= 0xC2 && c <= 0xDF)   ? 2
+                        : (c >= 0xE0 && c <= 0xEF) ? 3
+                        : (c >= 0xF0 && c <= 0xF4) ? 4
+                                                   : 0;
+        bool ok = len > 0 && i + len <= s.size();
+        if (ok) {
+            // Second-byte ranges that rule out overlong forms and surrogates.
+            const auto c1 = static_cast<unsigned char>(s[i + 1]);
+            ok = !((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) ||
+                   (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F));
+        }
+        for (int k = 1; ok && k < len; ++k)
+            ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+        if (ok) {
+            out.append(s.substr(i, len));
+            i += len - 1;
+        } else {
+            out += "\\ufffd";
+        }
+    }
+    out += '"';
+    return out;
+}
+
+} // namespace loopcheck

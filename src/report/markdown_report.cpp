@@ -1,0 +1,206 @@
+// The Markdown report, made to be pasted into a GitHub or GitLab issue.
+#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/report/render.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+/// Table cells must not break the table: escape pipes, drop newlines.
+std::string cell(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string latency(const Summary& s, int count) {
+    if (s.count == 0)
+        return "-";
+    if (count <= 1)
+        return format_duration(s.median);
+    return format_spread(s.min, s.median, s.max);
+}
+
+std::string prediction_text(const ConnectPrediction& p) {
+    const std::string bound = p.lower_bound ? ">= " : "";
+    if (p.connected)
+        return fmt::format("{}{} via `{}`", bound, format_duration(p.time),
+                           endpoint_string(*p.via));
+    return fmt::format("fails after {}{}", bound, format_duration(p.time));
+}
+
+void address_table(std::string& out, const TargetReport& t, int count) {
+    // The paired column only where some address was paired (Windows).
+    const bool paired = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.fast_latency || a.summary.fast_option_refused;
+    });
+    out +=
+        fmt::format("| # | address | outcome | latency{} |{} SYN retransmissions | detail |\n",
+                    count > 1 ? " median [min..max]" : "", paired ? " without SYN retries |" : "");
+    out += paired ? "|---|---|---|---|---|---|---|\n" : "|---|---|---|---|---|---|\n";
+    for (std::size_t i = 0; i < t.addresses.size(); ++i) {
+        const auto& a = t.addresses[i];
+        const auto& s = a.summary;
+        std::string fast = s.fast_latency ? fmt::format("{} {}", outcome_name(*s.fast_outcome),
+                                                        latency(*s.fast_latency, count))
+                           : s.fast_option_refused ? "option refused"
+                                                   : "-";
+        out += fmt::format("| {} | `{}` | {}{} | {} |{} {} | {} |\n", i + 1,
+                           endpoint_string(a.address), outcome_name(s.outcome),
+                           s.mixed ? " (mixed)" : "", latency(s.latency, count),
+                           paired ? fmt::format(" {} |", cell(fast)) : "",
+                           s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
+                           cell(s.native_name.empty() ? "-" : s.native_name));
+    }
+}
+
+/// Who listens on the target's port (platform::list_listeners).
+void listener_table(std::string& out, const TargetReport& t) {
+    if (!t.listeners)
+        return;
+    if (t.listeners->empty()) {
+        out += fmt::format("\nNothing listens on port {} on this machine.\n", t.target.port);
+        return;
+    }
+    out += fmt::format("\n**Listening on port {}**\n\n| address | process | pid | IPV6_V6ONLY |\n"
+                       "|---|---|---|---|\n",
+                       t.target.port);
+    for (const auto& l : *t.listeners)
+        out += fmt::format("| `{}` | {} | {} | {} |\n", endpoint_string(l.bound),
+                           l.process.empty() ? "-" : cell(l.process),
+                           l.pid ? std::to_string(*l.pid) : "hidden",
+                           l.v6only ? (*l.v6only ? "on" : "off") : "-");
+}
+
+void raw_samples(std::string& out, const Report& r) {
+    out += "<details>\n<summary>Raw samples</summary>\n\n```\n";
+    for (const auto& t : r.targets) {
+        for (const auto& a : t.addresses) {
+            auto dump = [&](const std::vector<Sample>& list, std::string_view kind) {
+                for (std::size_t i = 0; i < list.size(); ++i) {
+                    const auto& s = list[i];
+                    out += fmt::format(
+                        "{} {} {} round={} {} {:.3f}ms {} syn_rtx={} option={}\n", t.target.input,
+                        endpoint_string(a.address), kind, i + 1, outcome_name(s.outcome),
+                        to_ms(s.latency), s.native_name.empty() ? "-" : s.native_name,
+                        s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
+                        option_state_name(s.option));
+                }
+            };
+            dump(a.samples, "default");
+            dump(a.fast_samples, "no-syn-retries");
+        }
+    }
+    out += "```\n\n</details>\n";
+}
+
+} // namespace
+
+std::string render_markdown(const Report& r) {
+    std::string out = "## loopcheck report\n\n";
+    for (const auto& t : r.targets)
+        out += fmt::format("**{}**  \n", cell(t.diagnosis.verdict));
+    if (r.incomplete)
+        out += "**INCOMPLETE: interrupted before every probe finished**  \n";
+    if (!r.quick_note.empty())
+        out += fmt::format("\n{}\n", r.quick_note);
+    out += fmt::format("\n- loopcheck {} on {} {}\n- command: `{}`\n- timeout {}, threshold {}, "
+                       "{} round(s)\n",
+                       r.loopcheck_version, r.system.os, r.system.os_version, r.command_line,
+                       format_duration(r.timeout), format_duration(r.threshold), r.count);
+    for (const auto& [k, v] : r.system.tcp_settings)
+        out += fmt::format("- `{}` = {}\n", k, cell(v));
+    if (r.listener_table.error)
+        out += fmt::format("- listeners: unavailable ({})\n", *r.listener_table.error);
+    else if (!r.listener_table.limits.empty())
+        out += fmt::format("- listeners: {}\n", r.listener_table.limits);
+    if (r.self_check) {
+        out += "\n### Self-check\n\n";
+        for (const auto& s : r.self_check->statements)
+            out += fmt::format("- {}\n", s);
+    }
+    for (const auto& t : r.targets) {
+        out += fmt::format("\n### `{}`\n\n", cell(t.target.input));
+        if (t.resolve_error) {
+            out += fmt::format("{}\n", t.resolve_error->message);
+        } else {
+            out +=
+                fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
+                            t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
+                            t.addresses.size());
+            if (t.resolution) {
+                for (const auto& l : t.resolution->hosts_lines)
+                    out += fmt::format("- `{}` line {}: `{}`\n", r.system.hosts_file, l.number,
+                                       cell(l.text));
+                if (!t.resolution->note.empty())
+                    out += fmt::format("- {}\n", t.resolution->note);
+                out += "\n";
+            }
+            address_table(out, t, r.count);
+            listener_table(out, t);
+            for (const auto& a : t.addresses) {
+                if (!a.summary.fast_option_refused)
+                    continue;
+                const auto& why = a.summary.fast_option_error;
+                out += fmt::format("\nSIO_TCP_INITIAL_RTO (no SYN retries) was refused by the "
+                                   "OS{}: only default probes ran.\n",
+                                   why.empty() ? "" : fmt::format(" (`{}`)", why));
+                break;
+            }
+        }
+        if (!t.diagnosis.findings.empty()) {
+            out += "\n**Findings**\n\n";
+            for (const auto& f : t.diagnosis.findings)
+                out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
+                                   f.cause.empty() ? "" : fmt::format(" ({})", f.cause), f.message);
+        }
+        if (t.diagnosis.clients_agree && !t.diagnosis.clients.empty()) {
+            const auto& p = t.diagnosis.clients.front().prediction;
+            out += fmt::format("\nEvery client model {}.\n",
+                               p.connected
+                                   ? fmt::format("connects in about {} via `{}`",
+                                                 format_duration(p.time), endpoint_string(*p.via))
+                                   : fmt::format("fails after about {}", format_duration(p.time)));
+        } else if (!t.diagnosis.clients.empty()) {
+            out += "\n**What each client pays to connect** (modelled from the times above)\n\n";
+            out += "| client | connect algorithm | time to connect | via |\n|---|---|---|---|\n";
+            for (const auto& c : t.diagnosis.clients) {
+                const auto& p = c.prediction;
+                out += fmt::format("| {} | {} | {}{} | {} |\n", cell(c.client), cell(c.algorithm),
+                                   p.lower_bound ? ">= " : "",
+                                   p.connected
+                                       ? format_duration(p.time)
+                                       : fmt::format("fails after {}", format_duration(p.time)),
+                                   p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
+            }
+        }
+        if (!t.emulations.empty()) {
+            out += "\n**Emulated clients** (`--emulate`, measured here beside the model)\n\n";
+            out += "| strategy | measured | model |\n|---|---|---|\n";
+            for (const auto& e : t.emulations)
+                out += fmt::format("| {} | {} | {} |\n", cell(e.spec.label),
+                                   cell(prediction_text(e.measured)),
+                                   cell(prediction_text(e.predicted)));
+        }
+        if (!t.diagnosis.fixes.empty()) {
+            out += "\n**Fix**\n\n";
+            for (const auto& f : t.diagnosis.fixes)
+                out += fmt::format("- {}\n", f);
+        }
+    }
+    out += "\n";
+    raw_samples(out, r);
+    return out;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,311 @@
+// The terminal report: verdict first, then per target the addresses in
+// resolver order, findings, what each client pays, and the fix; system
+// facts last.
+#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/report/render.hpp"
+#include "loopcheck/core/text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string_view>
+
+namespace loopcheck {
+
+namespace {
+
+constexpr std::string_view reset = "\033[0m", bold = "\033[1m", red = "\033[31m",
+                           green = "\033[32m", yellow = "\033[33m", dim = "\033[2m";
+
+class Writer {
+public:
+    explicit Writer(const TextStyle& style) : style_(style) {}
+
+    std::string paint(std::string_view text, std::string_view code) const {
+        if (!style_.color)
+            return std::string(text);
+        return fmt::format("{}{}{}", code, text, reset);
+    }
+
+    /// Appends `text` wrapped at the width, the first line after `first`
+    /// and the rest indented by `indent` spaces.
+    void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
+        wrap_into(out_, first, text, indent, static_cast<std::size_t>(std::max(40, style_.width)));
+    }
+
+    void line(std::string_view s = {}) {
+        out_ += s;
+        out_ += '\n';
+    }
+
+    std::string take() { return std::move(out_); }
+
+private:
+    const TextStyle& style_;
+    std::string out_;
+};
+
+std::string_view verdict_color(int code) {
+    return code == 0 ? green : (code == 1 ? yellow : red);
+}
+
+std::string_view severity_color(Severity s) {
+    switch (s) {
+    case Severity::ok:
+        return green;
+    case Severity::info:
+        return dim;
+    case Severity::warning:
+        return yellow;
+    case Severity::error:
+        return red;
+    }
+    return reset;
+}
+
+std::string latency_cell(const Summary& s, int count) {
+    if (s.count == 0)
+        return "-";
+    if (count <= 1)
+        return format_duration(s.median);
+    return format_spread(s.min, s.median, s.max);
+}
+
+std::string fast_cell(const AddressSummary& s, int count) {
+    // The outcome is named only where it differs from the default probe's.
+    if (s.fast_latency && *s.fast_outcome == s.outcome)
+        return latency_cell(*s.fast_latency, count);
+    if (s.fast_latency)
+        return fmt::format("{} {}", outcome_name(*s.fast_outcome),
+                           latency_cell(*s.fast_latency, count));
+    if (s.fast_option_refused)
+        return "option refused";
+    return "";
+}
+
+std::string outcome_cell(const AddressSummary& s) {
+    std::string out(outcome_name(s.outcome));
+    if (s.mixed)
+        out += " (mixed)";
+    return out;
+}
+
+void address_table(Writer& w, const TargetReport& t, int count) {
+    const bool any_fast = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.fast_latency || a.summary.fast_option_refused;
+    });
+    const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.syn_retransmissions.has_value();
+    });
+    // The OS's error name only where the outcome does not already say it
+    // (the JSON and Markdown reports always carry it).
+    auto detail = [](const AddressSummary& s) {
+        const bool implied = s.outcome == Outcome::accepted ||
+                             (s.outcome == Outcome::refused && !s.mixed &&
+                              s.native_name.find("CONNREFUSED") != std::string::npos);
+        return implied ? std::string() : s.native_name;
+    };
+    const bool any_detail = std::any_of(t.addresses.begin(), t.addresses.end(),
+                                        [&](auto& a) { return !detail(a.summary).empty(); });
+    struct Row {
+        std::string n, address, outcome, latency, fast, rtx, native;
+    };
+    std::vector<Row> rows;
+    rows.push_back({"#", "address", "outcome", count > 1 ? "latency median [min..max]" : "latency",
+                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "",
+                    any_detail ? "detail" : ""});
+    for (std::size_t i = 0; i < t.addresses.size(); ++i) {
+        const auto& a = t.addresses[i];
+        rows.push_back(
+            {std::to_string(i + 1), endpoint_string(a.address), outcome_cell(a.summary),
+             latency_cell(a.summary.latency, count), any_fast ? fast_cell(a.summary, count) : "",
+             a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
+                                           : (any_rtx ? "n/a" : ""),
+             detail(a.summary)});
+    }
+    std::array<std::size_t, 7> widths{};
+    for (const auto& r : rows) {
+        const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
+                                                      &r.fast, &r.rtx,     &r.native};
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            widths[c] = std::max(widths[c], cells[c]->size());
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        std::string line = "  ";
+        const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
+                                                      &r.fast, &r.rtx,     &r.native};
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            if (widths[c] == 0)
+                continue;
+            line += fmt::format("{:<{}}  ", *cells[c], widths[c]);
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        w.line(i == 0 ? w.paint(line, dim) : line);
+    }
+    // Wine rejects the ioctl (docs/windows.md), as may old Windows builds:
+    // say so once; the default probes are still the measurement that matters.
+    const auto refused = std::find_if(t.addresses.begin(), t.addresses.end(),
+                                      [](auto& a) { return a.summary.fast_option_refused; });
+    if (refused != t.addresses.end()) {
+        const auto& why = refused->summary.fast_option_error;
+        w.line(fmt::format("  SIO_TCP_INITIAL_RTO (no SYN retries) refused by the OS{}: default "
+                           "probes only.",
+                           why.empty() ? "" : fmt::format(" ({})", why)));
+    }
+}
+
+void resolution_lines(Writer& w, const Report& r, const Resolution& res) {
+    if (!res.hosts_file_readable)
+        w.wrapped("  ", fmt::format("({} could not be read)", r.system.hosts_file), 4);
+    for (const auto& l : res.hosts_lines)
+        w.wrapped("  ", fmt::format("{} line {}: {}", r.system.hosts_file, l.number, l.text), 4);
+    if (!res.note.empty())
+        w.wrapped("  ", res.note, 2);
+}
+
+std::string prediction_cell(const ConnectPrediction& p) {
+    const std::string bound = p.lower_bound ? ">= " : "";
+    if (p.connected)
+        return fmt::format("{}{} via {}", bound, format_duration(p.time), endpoint_string(*p.via));
+    return fmt::format("fails after {}{}", bound, format_duration(p.time));
+}
+
+void client_table(Writer& w, const TargetReport& t) {
+    std::size_t name_w = 0, algo_w = 0;
+    for (const auto& c : t.diagnosis.clients) {
+        name_w = std::max(name_w, c.client.size());
+        algo_w = std::max(algo_w, c.algorithm.size());
+    }
+    for (const auto& c : t.diagnosis.clients)
+        w.line(fmt::format("  {:<{}}  {:<{}}  {}", c.client, name_w, c.algorithm, algo_w,
+                           prediction_cell(c.prediction)));
+}
+
+void emulation_table(Writer& w, const TargetReport& t) {
+    std::size_t label_w = 0, measured_w = 0;
+    for (const auto& e : t.emulations) {
+        label_w = std::max(label_w, e.spec.label.size());
+        measured_w = std::max(measured_w, prediction_cell(e.measured).size());
+    }
+    for (const auto& e : t.emulations)
+        w.line(fmt::format("  {:<{}}  measured {:<{}}  model {}", e.spec.label, label_w,
+                           prediction_cell(e.measured), measured_w, prediction_cell(e.predicted)));
+}
+
+/// Who listens on the target's port (platform::list_listeners).
+void listener_lines(Writer& w, const TargetReport& t) {
+    if (!t.listeners)
+        return;
+    w.line();
+    if (t.listeners->empty()) {
+        w.line(fmt::format("  Nothing listens on port {} on this machine.", t.target.port));
+        return;
+    }
+    w.line(fmt::format("  Listening on port {}:", t.target.port));
+    std::size_t width = 0;
+    for (const auto& l : *t.listeners)
+        width = std::max(width, bound_string(l).size());
+    for (const auto& l : *t.listeners)
+        w.line(fmt::format("    {:<{}}  {}", bound_string(l), width, owner_string(l)));
+}
+
+/// What the listener table could not show, or why there is none.
+void listener_table_line(Writer& w, const ListenerTableStatus& s) {
+    if (s.error)
+        w.wrapped("", fmt::format("Listeners: unavailable ({}).", *s.error), 2);
+    else if (!s.limits.empty())
+        w.wrapped("", fmt::format("Listeners: {}.", s.limits), 2);
+}
+
+void target_section(Writer& w, const Report& r, const TargetReport& t) {
+    w.line();
+    const auto& tg = t.target;
+    w.line(w.paint(fmt::format("{}  (port {})", tg.input, tg.port), bold));
+    if (t.resolve_error) {
+        w.wrapped("  ", t.resolve_error->message, 2);
+    } else {
+        std::vector<std::string> ips;
+        for (const auto& a : t.addresses)
+            ips.push_back(ip_string(a.address));
+        w.wrapped("  ",
+                  tg.literal ? fmt::format("address literal {}, not resolved", ips.front())
+                             : fmt::format("{} resolves to {} (in this order)", tg.host,
+                                           fmt::format("{}", fmt::join(ips, ", "))),
+                  2);
+        if (t.resolution)
+            resolution_lines(w, r, *t.resolution);
+        address_table(w, t, r.count);
+        listener_lines(w, t);
+    }
+    if (!t.diagnosis.findings.empty()) {
+        w.line();
+        w.line("  Findings");
+        for (const auto& f : t.diagnosis.findings) {
+            auto head = fmt::format("  {:<8} {}{}: ", severity_name(f.severity), f.id,
+                                    f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
+            w.wrapped(w.paint(head, severity_color(f.severity)), f.message, 4);
+        }
+    }
+    if (!t.diagnosis.clients.empty()) {
+        w.line();
+        if (t.diagnosis.clients_agree) {
+            const auto& p = t.diagnosis.clients.front().prediction;
+            w.wrapped("  ",
+                      p.connected ? fmt::format("Every client model connects in about {} via {}.",
+                                                format_duration(p.time), endpoint_string(*p.via))
+                                  : fmt::format("Every client model fails after about {}.",
+                                                format_duration(p.time)),
+                      2);
+        } else {
+            w.line("  What each client pays to connect (modelled from the times above)");
+            client_table(w, t);
+        }
+    }
+    if (!t.emulations.empty()) {
+        w.line();
+        w.line("  Emulated clients (--emulate): measured here, beside the model");
+        emulation_table(w, t);
+    }
+    if (!t.diagnosis.fixes.empty()) {
+        w.line();
+        w.line("  Fix");
+        for (const auto& f : t.diagnosis.fixes)
+            w.wrapped("  - ", f, 4);
+    }
+}
+
+} // namespace
+
+std::string render_text(const Report& r, const TextStyle& style) {
+    Writer w(style);
+    for (const auto& t : r.targets)
+        w.line(w.paint(t.diagnosis.verdict, verdict_color(t.diagnosis.exit_code)));
+    if (r.incomplete)
+        w.line(w.paint("INCOMPLETE: interrupted before every probe finished", red));
+    if (!r.quick_note.empty()) {
+        w.line();
+        w.wrapped("", r.quick_note, 2);
+    }
+    if (r.self_check) {
+        w.line();
+        w.line(w.paint("Self-check of this machine", bold));
+        for (const auto& s : r.self_check->statements)
+            w.wrapped("  - ", s, 4);
+    }
+    for (const auto& t : r.targets)
+        target_section(w, r, t);
+    w.line();
+    listener_table_line(w, r.listener_table);
+    std::string facts = fmt::format("System: {} {}", r.system.os, r.system.os_version);
+    for (const auto& [k, v] : r.system.tcp_settings)
+        facts += fmt::format("; {}={}", k, v);
+    facts += fmt::format("; timeout {}, threshold {}", format_duration(r.timeout),
+                         format_duration(r.threshold));
+    w.wrapped("", facts, 2);
+    return w.take();
+}
+
+} // namespace loopcheck
