@@ -25,9 +25,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-platform::Listener listening(Address bound, std::optional<bool> v6only = std::nullopt,
+Listener listening(Address bound, std::optional<bool> v6only = std::nullopt,
                              std::uint32_t pid = 42, std::string name = "srv") {
-    platform::Listener l;
+    Listener l;
     l.bound = bound;
     l.v6only = v6only;
     l.pid = pid;
@@ -56,7 +56,7 @@ TargetReport localhost_report(std::uint16_t port, std::vector<std::pair<Address,
     return t;
 }
 
-AuditPort port_with(std::uint16_t port, std::vector<platform::Listener> ls) {
+AuditPort port_with(std::uint16_t port, std::vector<Listener> ls) {
     AuditPort p;
     p.port = port;
     p.listeners = std::move(ls);
@@ -92,7 +92,7 @@ TEST_CASE("audit: port filters", "[audit]") {
 }
 
 TEST_CASE("audit: loopback-reachable listeners grouped by port", "[audit]") {
-    std::vector<platform::Listener> table{
+    std::vector<Listener> table{
         listening(make_ipv4(0, 0, 0, 0, 5432)), listening(make_ipv4(127, 0, 0, 1, 8000)),
         listening(make_ipv4(192, 168, 1, 5, 22)), listening(ipv6_loopback(8000), true),
         listening(any6(5432), true)};
@@ -165,8 +165,8 @@ TEST_CASE("audit: an address of its own (127.0.0.53) is noted, and exits 0", "[a
     std::vector<Observation> obs{{t.addresses[0].address, t.addresses[0].summary}};
     in.target = &t.target;
     in.addresses = obs;
-    in.os = "Linux";
-    in.listeners = std::span<const platform::Listener>(*t.listeners);
+    in.os = Os::linux_;
+    in.listeners = std::span<const Listener>(*t.listeners);
     t.diagnosis = diagnose(in);
     CHECK(t.diagnosis.exit_code == exit_code::server_down); // what `loopcheck localhost:53` says
     r.check.targets.push_back(t);
@@ -184,15 +184,15 @@ TEST_CASE("audit: an address of its own (127.0.0.53) is noted, and exits 0", "[a
 
 TEST_CASE("audit: exit codes combine across ports", "[audit]") {
     AuditReport r;
-    auto add = [&](std::uint16_t port, std::vector<platform::Listener> ls, Outcome o) {
+    auto add = [&](std::uint16_t port, std::vector<Listener> ls, Outcome o) {
         auto t = localhost_report(port, {{make_ipv4(127, 0, 0, 1), o}});
         t.listeners = ls;
         std::vector<Observation> obs{{t.addresses[0].address, t.addresses[0].summary}};
         DiagnosisInput in;
         in.target = &t.target;
         in.addresses = obs;
-        in.os = "Linux";
-        in.listeners = std::span<const platform::Listener>(*t.listeners);
+        in.os = Os::linux_;
+        in.listeners = std::span<const Listener>(*t.listeners);
         t.diagnosis = diagnose(in);
         AuditPort p = port_with(port, ls);
         p.target = r.check.targets.size();
@@ -242,7 +242,7 @@ TEST_CASE("audit: bad input is one line and exit 2", "[audit][cli]") {
 TEST_CASE("audit: the test's own listeners, single-stack and unreached",
           "[audit][cli][integration]") {
     platform::NetworkScope net;
-    auto resolved = platform::resolve("localhost", 1, platform::FamilyFilter::any);
+    auto resolved = platform::resolve("localhost", 1, FamilyFilter::any);
     REQUIRE(resolved);
     const bool localhost_v4_only = resolved->size() == 1 && (*resolved)[0].family == Family::ipv4;
     auto v4 = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
@@ -294,7 +294,7 @@ TEST_CASE("audit: the test's own listeners, single-stack and unreached",
 
 TEST_CASE("the check names the listener localhost does not reach", "[cli][integration]") {
     platform::NetworkScope net;
-    auto resolved = platform::resolve("localhost", 1, platform::FamilyFilter::any);
+    auto resolved = platform::resolve("localhost", 1, FamilyFilter::any);
     REQUIRE(resolved);
     if (!(resolved->size() == 1 && (*resolved)[0].family == Family::ipv4))
         LC_SKIP("localhost does not resolve to 127.0.0.1 only here");

@@ -241,7 +241,7 @@ TEST_CASE("staircase: the reserved closed ports, every limit, in JSON",
         CHECK(contains(r.out, "\"limit\": " + std::to_string(limit)));
     CHECK_FALSE(contains(r.out, "\"outcome\": \"accepted\""));
     const auto os = platform::system_facts().os;
-    if (os == "Linux") {
+    if (os == Os::linux_) {
         // The kernel counts no retransmission after a reset: flat, and said so.
         CHECK(contains(r.out, "\"shape\": \"flat\""));
         CHECK(contains(r.out, "refusals are not retried here"));

@@ -21,9 +21,9 @@ struct Run {
     Diagnosis d;
 };
 
-Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, std::string_view os,
+Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, Os os,
                       Micros timeout = 5s, bool expect_refused = false,
-                      std::optional<std::vector<platform::Listener>> listeners = std::nullopt) {
+                      std::optional<std::vector<Listener>> listeners = std::nullopt) {
     Run r{*parse_target(input), std::move(obs), {}};
     DiagnosisInput in;
     in.target = &r.target;
@@ -33,15 +33,15 @@ Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, st
     in.os = os;
     in.expect_refused = expect_refused;
     if (listeners)
-        in.listeners = std::span<const platform::Listener>(*listeners);
+        in.listeners = std::span<const Listener>(*listeners);
     r.d = diagnose(in);
     return r;
 }
 
 /// A listener as platform::list_listeners reports one.
-platform::Listener listening(Address bound, std::optional<std::uint32_t> pid, std::string name,
+Listener listening(Address bound, std::optional<std::uint32_t> pid, std::string name,
                              std::optional<bool> v6only = std::nullopt) {
-    platform::Listener l;
+    Listener l;
     l.bound = bound;
     l.pid = pid;
     l.process = std::move(name);
@@ -69,7 +69,7 @@ TEST_CASE("Windows: ::1 refused after 2.03 s, IPv4-only server", "[diagnose]") {
         "http://localhost:11434/v1",
         {observe(ipv6_loopback(11434), Outcome::refused, 2030ms, 700us),
          observe(make_ipv4(127, 0, 0, 1, 11434), Outcome::accepted, 200us, 200us)},
-        "Windows");
+        Os::windows);
     const auto& d = r.d;
     CHECK(d.exit_code == exit_code::slow);
     CHECK(d.verdict.rfind("SLOW:", 0) == 0);
@@ -102,7 +102,7 @@ TEST_CASE("Windows: ::1 refused after 2.03 s, IPv4-only server", "[diagnose]") {
 TEST_CASE("the cause is inferred from the retry staircase when not paired", "[diagnose]") {
     // 4 retries 500 ms apart: 2.03 s fits 4 whole steps.
     auto r = diagnose_scenario("localhost:9", {observe(ipv6_loopback(9), Outcome::refused, 2030ms)},
-                               "Windows");
+                               Os::windows);
     auto* slow = find(r.d, finding_id::slow_refusal);
     REQUIRE(slow);
     CHECK(slow->cause == cause::syn_retransmission);
@@ -111,7 +111,7 @@ TEST_CASE("the cause is inferred from the retry staircase when not paired", "[di
 
     // 1.77 s is no whole number of 500 ms steps, and nothing else says why.
     auto u = diagnose_scenario("localhost:9", {observe(ipv6_loopback(9), Outcome::refused, 1770ms)},
-                               "Windows");
+                               Os::windows);
     REQUIRE(find(u.d, finding_id::slow_refusal));
     CHECK(find(u.d, finding_id::slow_refusal)->cause == cause::unknown);
 }
@@ -121,7 +121,7 @@ TEST_CASE("the kernel's retransmission count names the cause (Linux netns)", "[d
         diagnose_scenario("localhost:8000",
                           {observe(ipv6_loopback(8000), Outcome::refused, 1020ms, std::nullopt, 1),
                            observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 60us)},
-                          "Linux");
+                          Os::linux_);
     auto* slow = find(r.d, finding_id::slow_refusal);
     REQUIRE(slow);
     CHECK(slow->cause == cause::syn_retransmission);
@@ -134,7 +134,7 @@ TEST_CASE("Linux: a fast refusal then IPv4 is healthy, with the latent cost name
     auto r = diagnose_scenario("localhost:8000",
                                {observe(ipv6_loopback(8000), Outcome::refused, 20us),
                                 observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 50us)},
-                               "Linux");
+                               Os::linux_);
     CHECK(r.d.exit_code == exit_code::healthy);
     CHECK(r.d.verdict.rfind("OK:", 0) == 0);
     auto* fb = find(r.d, finding_id::fallback_penalty);
@@ -150,7 +150,7 @@ TEST_CASE("IPv6-only server: never rewrite to 127.0.0.1", "[diagnose]") {
     auto r = diagnose_scenario("localhost:3000",
                                {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 2030ms),
                                 observe(ipv6_loopback(3000), Outcome::accepted, 300us)},
-                               "Windows");
+                               Os::windows);
     CHECK(r.d.exit_code == exit_code::slow);
     CHECK(*r.d.rewritten == "[::1]:3000");
     CHECK(std::any_of(r.d.fixes.begin(), r.d.fixes.end(),
@@ -160,41 +160,41 @@ TEST_CASE("IPv6-only server: never rewrite to 127.0.0.1", "[diagnose]") {
 TEST_CASE("server down: fast refusals exit 3, or 0 when expected", "[diagnose]") {
     std::vector<Observation> obs{observe(ipv6_loopback(9), Outcome::refused, 20us),
                                  observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 25us)};
-    auto r = diagnose_scenario("localhost:9", obs, "Linux");
+    auto r = diagnose_scenario("localhost:9", obs, Os::linux_);
     CHECK(r.d.exit_code == exit_code::server_down);
     CHECK(r.d.verdict.rfind("DOWN:", 0) == 0);
     auto* down = find(r.d, finding_id::server_down);
     REQUIRE(down);
     CHECK(down->severity == Severity::error);
 
-    auto e = diagnose_scenario("localhost:9", obs, "Linux", 5s, true);
+    auto e = diagnose_scenario("localhost:9", obs, Os::linux_, 5s, true);
     CHECK(e.d.exit_code == exit_code::healthy);
     CHECK(e.d.verdict.rfind("OK:", 0) == 0);
 
     // Expected refusals that are slow are still slow.
     std::vector<Observation> slow{observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 2030ms)};
-    CHECK(diagnose_scenario("127.0.0.1:9", slow, "Windows", 5s, true).d.exit_code ==
+    CHECK(diagnose_scenario("127.0.0.1:9", slow, Os::windows, 5s, true).d.exit_code ==
           exit_code::slow);
 }
 
 TEST_CASE("a timeout is no refusal, and a short --timeout is flagged", "[diagnose]") {
     auto r = diagnose_scenario("127.0.0.1:80",
                                {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 2s)},
-                               "Windows", 2s);
+                               Os::windows, 2s);
     CHECK(find(r.d, finding_id::no_answer));
     CHECK(find(r.d, finding_id::short_timeout));
     CHECK(r.d.exit_code == exit_code::server_down);
 
     auto longer = diagnose_scenario("127.0.0.1:80",
                                     {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)},
-                                    "Windows", 5s);
+                                    Os::windows, 5s);
     CHECK(find(longer.d, finding_id::no_answer));
     CHECK_FALSE(find(longer.d, finding_id::short_timeout));
 }
 
 TEST_CASE("a slow accept is slow", "[diagnose]") {
     auto r = diagnose_scenario(
-        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)}, "Linux");
+        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)}, Os::linux_);
     CHECK(find(r.d, finding_id::slow_accept));
     CHECK(r.d.exit_code == exit_code::slow);
 }
@@ -215,8 +215,8 @@ TEST_CASE("retry steps", "[diagnose]") {
     CHECK_FALSE(fits_retry_steps(1770ms, 500ms));
     CHECK_FALSE(fits_retry_steps(20ms, 500ms));
     CHECK_FALSE(fits_retry_steps(2s, 0ms));
-    CHECK(syn_retry_step("Windows") == 500ms);
-    CHECK(syn_retry_step("Linux") == 1s);
+    CHECK(syn_retry_step(Os::windows) == 500ms);
+    CHECK(syn_retry_step(Os::linux_) == 1s);
 }
 
 TEST_CASE("exit codes combine by documented precedence", "[diagnose]") {
@@ -235,11 +235,11 @@ TEST_CASE("interrupted addresses carry no finding", "[diagnose]") {
     cut.summary.interrupted = true;
     auto r = diagnose_scenario("localhost:80",
                                {cut, observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 50us)},
-                               "Linux");
+                               Os::linux_);
     CHECK_FALSE(find(r.d, finding_id::no_answer));
     CHECK(r.d.exit_code == exit_code::healthy);
 
-    auto all = diagnose_scenario("localhost:80", {cut}, "Linux");
+    auto all = diagnose_scenario("localhost:80", {cut}, Os::linux_);
     CHECK(all.d.exit_code == exit_code::interrupted);
     CHECK(all.d.verdict.rfind("INCOMPLETE:", 0) == 0);
     CHECK(all.d.findings.empty());
@@ -250,7 +250,7 @@ TEST_CASE("listeners: the single-stack finding and the fix name the process", "[
         "http://localhost:11434/v1",
         {observe(ipv6_loopback(11434), Outcome::refused, 2030ms, 700us),
          observe(make_ipv4(127, 0, 0, 1, 11434), Outcome::accepted, 200us, 200us)},
-        "Windows", 5s, false,
+        Os::windows, 5s, false,
         std::vector{listening(make_ipv4(127, 0, 0, 1, 11434), 4242, "ollama.exe")});
     auto* single = find(r.d, finding_id::single_stack_listener);
     REQUIRE(single);
@@ -269,7 +269,7 @@ TEST_CASE("listeners: IPv4 first, the other family named", "[diagnose]") {
     auto r = diagnose_scenario("localhost:8000",
                                {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 50us),
                                 observe(ipv6_loopback(8000), Outcome::refused, 20us)},
-                               "Linux", 5s, false,
+                               Os::linux_, 5s, false,
                                std::vector{listening(make_ipv4(0, 0, 0, 0, 8000), 12, "uvicorn")});
     auto* single = find(r.d, finding_id::single_stack_listener);
     REQUIRE(single);
@@ -282,7 +282,7 @@ TEST_CASE("listeners: IPv4 first, the other family named", "[diagnose]") {
 
 TEST_CASE("listeners: a server on ::1 only, localhost resolving to 127.0.0.1 only", "[diagnose]") {
     auto r = diagnose_scenario(
-        "localhost:3000", {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 30us)}, "Linux",
+        "localhost:3000", {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 30us)}, Os::linux_,
         5s, false, std::vector{listening(ipv6_loopback(3000), 77, "node", true)});
     CHECK(r.d.exit_code == exit_code::server_down);
     auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
@@ -304,7 +304,7 @@ TEST_CASE("listeners: a server on ::1 only, localhost resolving to 127.0.0.1 onl
 
 TEST_CASE("listeners: [::] with IPV6_V6ONLY on refuses IPv4", "[diagnose]") {
     auto r = diagnose_scenario(
-        "127.0.0.1:8080", {observe(make_ipv4(127, 0, 0, 1, 8080), Outcome::refused, 25us)}, "Linux",
+        "127.0.0.1:8080", {observe(make_ipv4(127, 0, 0, 1, 8080), Outcome::refused, 25us)}, Os::linux_,
         5s, false, std::vector{listening(wildcard6(8080), std::nullopt, "", true)});
     auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
     REQUIRE(elsewhere);
@@ -319,7 +319,7 @@ TEST_CASE("listeners: [::] with IPV6_V6ONLY on refuses IPv4", "[diagnose]") {
 TEST_CASE("listeners: nothing listens on the port", "[diagnose]") {
     std::vector<Observation> obs{observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 25us)};
     // A listener on another port is no listener on this one.
-    auto r = diagnose_scenario("127.0.0.1:9", obs, "Linux", 5s, false,
+    auto r = diagnose_scenario("127.0.0.1:9", obs, Os::linux_, 5s, false,
                                std::vector{listening(make_ipv4(127, 0, 0, 1, 10), 5, "x")});
     auto* down = find(r.d, finding_id::server_down);
     REQUIRE(down);
@@ -328,11 +328,11 @@ TEST_CASE("listeners: nothing listens on the port", "[diagnose]") {
     CHECK(contains(r.d.fixes.front(), "Start the server"));
 
     // Without a table nothing is claimed about listeners.
-    auto unknown = diagnose_scenario("127.0.0.1:9", obs, "Linux");
+    auto unknown = diagnose_scenario("127.0.0.1:9", obs, Os::linux_);
     CHECK_FALSE(contains(find(unknown.d, finding_id::server_down)->message, "listens"));
 
     // A closed port expected to refuse: a listener elsewhere is only noted.
-    auto expected = diagnose_scenario("127.0.0.1:9", obs, "Linux", 5s, true,
+    auto expected = diagnose_scenario("127.0.0.1:9", obs, Os::linux_, 5s, true,
                                       std::vector{listening(ipv6_loopback(9), 5, "x")});
     CHECK(expected.d.exit_code == exit_code::healthy);
     REQUIRE(find(expected.d, finding_id::listener_elsewhere));
@@ -341,7 +341,7 @@ TEST_CASE("listeners: nothing listens on the port", "[diagnose]") {
 
 TEST_CASE("listeners: a timeout at a listening address is a full queue", "[diagnose]") {
     auto r = diagnose_scenario(
-        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)}, "Linux", 5s,
+        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)}, Os::linux_, 5s,
         false, std::vector{listening(make_ipv4(127, 0, 0, 1, 80), 300, "gunicorn")});
     auto* no_answer = find(r.d, finding_id::no_answer);
     REQUIRE(no_answer);
@@ -356,7 +356,7 @@ TEST_CASE("listeners: Windows [::] with V6ONLY unknown, IPv4 refused", "[diagnos
     // The refusal shows the [::] socket takes no IPv4, whatever its flag.
     auto r = diagnose_scenario(
         "127.0.0.1:5000", {observe(make_ipv4(127, 0, 0, 1, 5000), Outcome::refused, 2030ms)},
-        "Windows", 5s, false, std::vector{listening(wildcard6(5000), 900, "node.exe")});
+        Os::windows, 5s, false, std::vector{listening(wildcard6(5000), 900, "node.exe")});
     auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
     REQUIRE(elsewhere);
     CHECK(contains(elsewhere->message, "node.exe (pid 900) listens on [::]:5000, which"));

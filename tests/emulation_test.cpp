@@ -81,14 +81,14 @@ TEST_CASE("emulations run for real against listeners the test opens", "[emulatio
     std::vector<Address> resolved{make_ipv4(127, 0, 0, 2, port), make_ipv4(127, 0, 0, 1, port)};
     for (const char* strategy : {"sequential", "happy-eyeballs=100ms", "go", "node"}) {
         INFO(strategy);
-        auto p = run_emulation(*parse_emulation(strategy), resolved, 2s, "Linux", 0);
+        auto p = run_emulation(*parse_emulation(strategy), resolved, 2s, Os::linux_, 0);
         REQUIRE(p.connected);
         CHECK(*p.via == resolved[1]);
         CHECK(p.attempts == 2);
         CHECK_FALSE(p.lower_bound);
     }
     std::vector<Address> none{make_ipv4(127, 0, 0, 2, port)};
-    auto fail = run_emulation(*parse_emulation("happy-eyeballs"), none, 2s, "Linux", 0);
+    auto fail = run_emulation(*parse_emulation("happy-eyeballs"), none, 2s, Os::linux_, 0);
     CHECK_FALSE(fail.connected);
     CHECK(fail.attempts == 1);
 }

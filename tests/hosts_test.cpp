@@ -39,13 +39,13 @@ TEST_CASE("odd bytes in a hosts file are shown escaped", "[hosts]") {
 }
 
 TEST_CASE("the resolution note names the OS's own rule", "[hosts]") {
-    CHECK(resolution_note("Windows", "localhost", {}).find("Windows answers") != std::string::npos);
-    CHECK(resolution_note("Linux", "localhost", {{1, "127.0.0.1 localhost"}, {2, "::1 localhost"}})
+    CHECK(resolution_note(Os::windows, "localhost", {}).find("Windows answers") != std::string::npos);
+    CHECK(resolution_note(Os::linux_, "localhost", {{1, "127.0.0.1 localhost"}, {2, "::1 localhost"}})
               .find("RFC 6724") != std::string::npos);
-    CHECK(resolution_note("Linux", "localhost", {{1, "127.0.0.1 localhost"}}).find("only IPv4") !=
+    CHECK(resolution_note(Os::linux_, "localhost", {{1, "127.0.0.1 localhost"}}).find("only IPv4") !=
           std::string::npos);
-    CHECK(resolution_note("Linux", "localhost", {{1, "::1 localhost"}}).find("only IPv6") !=
+    CHECK(resolution_note(Os::linux_, "localhost", {{1, "::1 localhost"}}).find("only IPv6") !=
           std::string::npos);
-    CHECK(resolution_note("Linux", "db.internal", {}).find("No hosts file entry") !=
+    CHECK(resolution_note(Os::linux_, "db.internal", {}).find("No hosts file entry") !=
           std::string::npos);
 }

@@ -132,7 +132,7 @@ TEST_CASE("listen --for ends on its own and -q keeps stderr quiet", "[listen][cl
 TEST_CASE("listen localhost:0 opens every address of the name on one port",
           "[listen][cli][integration]") {
     platform::NetworkScope net;
-    auto resolved = platform::resolve("localhost", 1, platform::FamilyFilter::any);
+    auto resolved = platform::resolve("localhost", 1, FamilyFilter::any);
     REQUIRE(resolved);
     auto r = run_loopcheck({"listen", "localhost:0", "--for", "100ms"});
     INFO(r.err);

@@ -23,7 +23,7 @@ bool have_ipv6() {
     return platform::bind_closed(ipv6_loopback()).ok();
 }
 
-std::vector<platform::Listener> listeners_on(std::uint16_t port) {
+std::vector<Listener> listeners_on(std::uint16_t port) {
     auto table = platform::list_listeners(port);
     INFO((table ? "" : table.error().message));
     REQUIRE(table.ok());

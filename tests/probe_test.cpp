@@ -102,7 +102,7 @@ TEST_CASE("a listener whose queue is full lets a connect time out", "[probe][int
     // Windows answers a SYN beyond a full backlog with a reset
     // (learn.microsoft.com .../winsock2/nf-winsock2-listen); Wine passes the
     // backlog to the Linux host and behaves like Linux.
-    if (seen.back().outcome == Outcome::refused && platform::system_facts().os == "Windows")
+    if (seen.back().outcome == Outcome::refused && platform::system_facts().os == Os::windows)
         LC_SKIP("Windows refuses connects beyond a full backlog instead of dropping them");
     REQUIRE(seen.back().outcome == Outcome::timeout);
     CHECK(seen.back().latency >= 300ms);
@@ -147,19 +147,19 @@ TEST_CASE("the progress callback reports the oldest pending probe", "[probe][int
 
 TEST_CASE("resolve keeps the resolver's order and sets the port", "[probe][integration]") {
     Net net;
-    auto r = platform::resolve("localhost", 8080, platform::FamilyFilter::any);
+    auto r = platform::resolve("localhost", 8080, FamilyFilter::any);
     REQUIRE(r.ok());
     REQUIRE_FALSE(r->empty());
     for (const auto& a : *r) {
         CHECK(a.port == 8080);
         CHECK(is_loopback(a));
     }
-    auto v4 = platform::resolve("localhost", 1, platform::FamilyFilter::ipv4);
+    auto v4 = platform::resolve("localhost", 1, FamilyFilter::ipv4);
     REQUIRE(v4.ok());
     for (const auto& a : *v4)
         CHECK(a.family == Family::ipv4);
 
-    auto bad = platform::resolve("nosuch.invalid", 80, platform::FamilyFilter::any);
+    auto bad = platform::resolve("nosuch.invalid", 80, FamilyFilter::any);
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().kind == ErrorKind::resolve);
     CHECK(bad.error().message.find("nosuch.invalid") != std::string::npos);
@@ -167,7 +167,7 @@ TEST_CASE("resolve keeps the resolver's order and sets the port", "[probe][integ
 
 TEST_CASE("system facts name the OS", "[probe][integration]") {
     auto f = platform::system_facts();
-    CHECK_FALSE(f.os.empty());
+    CHECK_FALSE(f.os_name.empty());
     CHECK_FALSE(f.os_version.empty());
     CHECK_FALSE(f.hosts_file.empty());
 }
@@ -188,7 +188,7 @@ TEST_CASE("the SYN-retry option is applied, or refused with the OS's code",
         CHECK(s.outcome == Outcome::refused); // a refused option never stops the probe
     CHECK(r[3].option == OptionState::not_requested);
     const auto os = platform::system_facts().os;
-    if (os == "Linux") {
+    if (os == Os::linux_) {
         // Linux has no "no retries after a reset": it never retries one.
         CHECK(r[0].option == OptionState::unsupported);
         CHECK(r[1].option == OptionState::applied); // TCP_SYNCNT 2
@@ -197,7 +197,7 @@ TEST_CASE("the SYN-retry option is applied, or refused with the OS's code",
         CHECK(r[2].option_error_name == "EINVAL");
         // TCP_INFO stays readable after the refusal: no SYN was resent.
         CHECK(r[1].syn_retransmissions == 0);
-    } else if (os == "Windows") {
+    } else if (os == Os::windows) {
         for (std::size_t i = 0; i < 3; ++i) {
             INFO(i << ": " << option_state_name(r[i].option) << " " << r[i].option_error_name);
             // Applied on Windows 8 and later; Wine answers WSAEOPNOTSUPP.

@@ -21,18 +21,18 @@ TargetReport target(const std::string& input, Address a) {
     return t;
 }
 
-platform::ListenerTable table() {
-    platform::ListenerTable t;
-    platform::Listener mine;
+ListenerTable table() {
+    ListenerTable t;
+    Listener mine;
     mine.bound = make_ipv4(127, 0, 0, 1, 8000);
     mine.pid = 4242;
     mine.process = "python3";
     mine.uid = 1000;
-    platform::Listener hidden;
+    Listener hidden;
     hidden.bound = ipv6_loopback(8000);
     hidden.v6only = true;
     hidden.uid = 0;
-    platform::Listener elsewhere;
+    Listener elsewhere;
     elsewhere.bound = make_ipv4(127, 0, 0, 1, 9999);
     t.listeners = {mine, hidden, elsewhere};
     t.owner_hidden = 2;
@@ -40,9 +40,10 @@ platform::ListenerTable table() {
     return t;
 }
 
-Report report_with(Result<platform::ListenerTable> listed) {
+Report report_with(Result<ListenerTable> listed) {
     Report r;
-    r.system.os = "Linux";
+    r.system.os = Os::linux_;
+    r.system.os_name = "Linux";
     r.targets.push_back(target("localhost:8000", make_ipv4(127, 0, 0, 1, 8000)));
     r.targets.push_back(target("example.com:8000", make_ipv4(93, 184, 215, 14, 8000)));
     attach_listeners(r, listed);
@@ -105,7 +106,7 @@ TEST_CASE("no listener table: the check still concludes, and says why", "[listen
 }
 
 TEST_CASE("nothing on the port is said as such", "[listeners][report]") {
-    platform::ListenerTable empty;
+    ListenerTable empty;
     auto r = report_with(empty);
     REQUIRE(r.targets[0].listeners);
     CHECK(r.targets[0].listeners->empty());

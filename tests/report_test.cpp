@@ -60,7 +60,8 @@ Report windows_report() {
     Report r;
     r.loopcheck_version = "0.1.0";
     r.command_line = "loopcheck -n 3 --emulate sequential http://localhost:11434/v1";
-    r.system.os = "Windows";
+    r.system.os = Os::windows;
+    r.system.os_name = "Windows";
     r.system.os_version = "10.0.26200";
     r.system.windows_build = 26200;
     r.system.hosts_file = "C:\\Windows\\System32\\drivers\\etc\\hosts";
@@ -70,7 +71,7 @@ Report windows_report() {
     r.count = 3;
     TargetReport t;
     t.target = *parse_target("http://localhost:11434/v1");
-    t.resolution = Resolution{{}, true, resolution_note("Windows", "localhost", {})};
+    t.resolution = Resolution{{}, true, resolution_note(Os::windows, "localhost", {})};
     AddressReport v6;
     v6.address = ipv6_loopback(11434);
     v6.samples = {sample(Outcome::refused, 2030ms), sample(Outcome::refused, 2041ms),
@@ -102,7 +103,8 @@ Report linux_down_report() {
     Report r;
     r.loopcheck_version = "0.1.0";
     r.command_line = "loopcheck localhost:9";
-    r.system.os = "Linux";
+    r.system.os = Os::linux_;
+    r.system.os_name = "Linux";
     r.system.os_version = "6.1.0";
     r.system.hosts_file = "/etc/hosts";
     r.system.tcp_settings = {{"net.ipv4.tcp_syn_retries", "6"}};
@@ -111,7 +113,7 @@ Report linux_down_report() {
     TargetReport t;
     t.target = *parse_target("localhost:9");
     std::vector<HostsLine> lines{{1, "127.0.0.1 localhost"}, {2, "::1 localhost ip6-localhost"}};
-    t.resolution = Resolution{lines, true, resolution_note("Linux", "localhost", lines)};
+    t.resolution = Resolution{lines, true, resolution_note(Os::linux_, "localhost", lines)};
     AddressReport v6;
     v6.address = ipv6_loopback(9);
     Sample s6;
@@ -204,7 +206,8 @@ namespace {
 /// One loopback target whose paired no-retry probes the OS refused.
 Report option_refused_report() {
     Report r;
-    r.system.os = "Windows";
+    r.system.os = Os::windows;
+    r.system.os_name = "Windows";
     r.system.os_version = "10.0.18362";
     r.timeout = 5s;
     r.threshold = 100ms;

@@ -84,7 +84,7 @@ TEST_CASE("Windows: a staircase without kernel counts is found by the fit", "[st
     std::vector<Sample> per_limit;
     for (int l = 0; l <= 5; ++l)
         per_limit.push_back(refused(Micros{800 + l * 500'000}));
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), "Windows");
+    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows);
     CHECK(a.shape == StaircaseShape::retried);
     REQUIRE(a.fit_ms);
     CHECK(a.fit_ms->slope == Approx(500.0).margin(0.01));
@@ -96,7 +96,7 @@ TEST_CASE("the kernel's counts decide over the times", "[staircase]") {
     std::vector<Sample> per_limit;
     for (int l = 0; l <= 5; ++l)
         per_limit.push_back(refused(50us, OptionState::applied, l));
-    auto a = conclude_staircase(ipv6_loopback(9), true, steps_from(per_limit), "Windows");
+    auto a = conclude_staircase(ipv6_loopback(9), true, steps_from(per_limit), Os::windows);
     CHECK(a.shape == StaircaseShape::retried);
     CHECK(contains(a.conclusion, "The kernel counted SYN retransmissions"));
 }
@@ -107,7 +107,7 @@ TEST_CASE("Linux: flat, TCP_SYNCNT=0 rejected, and refusals are not retried", "[
         per_limit.push_back(refused(Micros{45 + (l % 2) * 5}, OptionState::applied, 0));
     per_limit[0].option = OptionState::refused;
     per_limit[0].option_error_name = "EINVAL";
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), "Linux");
+    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::linux_);
     CHECK(a.shape == StaircaseShape::flat);
     CHECK(a.fitted_limits == std::vector<int>{1, 2, 3, 4, 5});
     CHECK(a.steps[0].option == OptionState::refused);
@@ -119,7 +119,7 @@ TEST_CASE("Linux: flat, TCP_SYNCNT=0 rejected, and refusals are not retried", "[
 
 TEST_CASE("flat by the fit alone when the kernel does not count", "[staircase]") {
     std::vector<Sample> per_limit(6, refused(700us));
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), "macOS");
+    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::macos);
     CHECK(a.shape == StaircaseShape::flat);
     CHECK(contains(a.conclusion, "refusals are not retried here"));
     CHECK_FALSE(contains(a.conclusion, "TCP_SYNCNT"));
@@ -130,7 +130,7 @@ TEST_CASE("Wine: the option refused at every limit gives no staircase", "[stairc
     s.option_error = 10045;
     s.option_error_name = "WSAEOPNOTSUPP";
     auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true,
-                                steps_from(std::vector<Sample>(6, s)), "Windows");
+                                steps_from(std::vector<Sample>(6, s)), Os::windows);
     CHECK(a.shape == StaircaseShape::no_option);
     CHECK_FALSE(a.fit_ms);
     CHECK(contains(a.conclusion, "WSAEOPNOTSUPP"));
@@ -143,7 +143,7 @@ TEST_CASE("a target that accepts has no staircase", "[staircase]") {
     s.latency = 80us;
     s.option = OptionState::applied;
     auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 8080), false,
-                                steps_from(std::vector<Sample>(6, s)), "Linux");
+                                steps_from(std::vector<Sample>(6, s)), Os::linux_);
     CHECK(a.shape == StaircaseShape::not_refused);
     CHECK(contains(a.conclusion, "was not refused (accepted)"));
 }
@@ -154,7 +154,7 @@ TEST_CASE("a step cut off by --timeout is named", "[staircase]") {
         per_limit.push_back(refused(Micros{800 + l * 500'000}));
     per_limit[5].outcome = Outcome::timeout;
     per_limit[5].latency = 2s;
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), "Windows");
+    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows);
     CHECK(a.shape == StaircaseShape::retried);
     CHECK(a.fitted_limits == std::vector<int>{0, 1, 2, 3, 4});
     CHECK(contains(a.conclusion, "timed out at limit 5"));
@@ -164,12 +164,13 @@ TEST_CASE("text and JSON show every limit, the fit and the conclusion", "[stairc
     std::vector<Sample> per_limit(6, refused(50us, OptionState::applied, 0));
     StaircaseReport r;
     r.loopcheck_version = "0.1.0";
-    r.system.os = "Linux";
+    r.system.os = Os::linux_;
+    r.system.os_name = "Linux";
     r.system.os_version = "6.1";
     r.timeout = 5s;
     r.count = 3;
     r.addresses.push_back(
-        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), "Linux"));
+        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::linux_));
     const auto text = render_staircase_text(r);
     CHECK(contains(text, "TCP_SYNCNT set to 0..5"));
     CHECK(contains(text, "127.0.0.1:9 (a closed port loopcheck reserved)  [flat]"));

@@ -27,10 +27,10 @@ TEST_CASE("pairing: Windows at or above the gate, loopback only", "[syn_policy]"
     const auto v4_other = make_ipv4(127, 1, 2, 3);
     const auto v6 = ipv6_loopback();
     const auto lan = make_ipv4(192, 0, 2, 10);
-    CHECK(pair_probe("Windows", 22631, v4));
-    CHECK(pair_probe("Windows", 22631, v4_other));
-    CHECK(pair_probe("Windows", 22631, v6));
-    CHECK_FALSE(pair_probe("Windows", 22631, lan));
-    CHECK_FALSE(pair_probe("Windows", 15063, v4));
-    CHECK_FALSE(pair_probe("Linux", 0, v4));
+    CHECK(pair_probe(Os::windows, 22631, v4));
+    CHECK(pair_probe(Os::windows, 22631, v4_other));
+    CHECK(pair_probe(Os::windows, 22631, v6));
+    CHECK_FALSE(pair_probe(Os::windows, 22631, lan));
+    CHECK_FALSE(pair_probe(Os::windows, 15063, v4));
+    CHECK_FALSE(pair_probe(Os::linux_, 0, v4));
 }

@@ -182,8 +182,8 @@ int run_cli(int argc, char** argv) {
     }
     opt.timeout = *timeout;
     opt.threshold = *threshold;
-    opt.family = ipv4 ? platform::FamilyFilter::ipv4
-                      : (ipv6 ? platform::FamilyFilter::ipv6 : platform::FamilyFilter::any);
+    opt.family = ipv4 ? FamilyFilter::ipv4
+                      : (ipv6 ? FamilyFilter::ipv6 : FamilyFilter::any);
     opt.format = json || format_text == "json"           ? Format::json
                  : markdown || format_text == "markdown" ? Format::markdown
                                                          : Format::text;

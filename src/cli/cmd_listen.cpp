@@ -106,7 +106,7 @@ int run_listen(const ListenArgs& args) {
     for (const auto& spec : specs) {
         Wanted w{&spec, {}, spec.kind != ListenSpec::Kind::dual};
         if (spec.kind == ListenSpec::Kind::name) {
-            auto resolved = platform::resolve(spec.host, spec.port, platform::FamilyFilter::any);
+            auto resolved = platform::resolve(spec.host, spec.port, FamilyFilter::any);
             if (!resolved)
                 return fail(exit_code::unresolved, resolved.error().message);
             for (const auto& a : *resolved)

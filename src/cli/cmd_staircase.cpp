@@ -79,7 +79,7 @@ Result<std::vector<Probed>> resolve_target(const Target& t) {
         out.push_back({*t.literal, false});
         return out;
     }
-    auto resolved = platform::resolve(t.host, t.port, platform::FamilyFilter::any);
+    auto resolved = platform::resolve(t.host, t.port, FamilyFilter::any);
     if (!resolved)
         return resolved.error();
     for (const auto& a : *resolved)

@@ -102,13 +102,13 @@ void resolve_targets(Report& report, const Options& opt) {
         const auto& t = tr.target;
         if (t.literal) {
             const bool wrong_family =
-                (opt.family == platform::FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
-                (opt.family == platform::FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
+                (opt.family == FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
+                (opt.family == FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
             if (wrong_family)
                 tr.resolve_error = Error{
                     ErrorKind::resolve,
                     fmt::format("{} is not an {} address", t.host,
-                                opt.family == platform::FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
+                                opt.family == FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
             else
                 tr.addresses.emplace_back().address = *t.literal;
             continue;
@@ -151,7 +151,7 @@ void attach_listeners(Report& report) {
     attach_listeners(report, platform::list_listeners(only));
 }
 
-void attach_listeners(Report& report, const Result<platform::ListenerTable>& table) {
+void attach_listeners(Report& report, const Result<ListenerTable>& table) {
     report.listener_table.queried = true;
     if (!table) {
         spdlog::debug("no listener table: {}", table.error().message);
@@ -239,7 +239,7 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
         in.os = report.system.os;
         in.expect_refused = opt.expect_refused || i >= expect_refused_from;
         if (tr.listeners)
-            in.listeners = std::span<const platform::Listener>(*tr.listeners);
+            in.listeners = std::span<const Listener>(*tr.listeners);
         tr.diagnosis = diagnose(in);
         for (const auto& spec : opt.emulate)
             tr.emulations.push_back({spec, {}, predict_emulation(spec, obs)});

@@ -26,11 +26,16 @@ std::string_view severity_name(Severity s) noexcept {
     return "error";
 }
 
-Micros syn_retry_step(std::string_view os) noexcept {
-    if (os == "Windows")
+Micros syn_retry_step(Os os) noexcept {
+    switch (os) {
+    case Os::windows:
         return 500ms;
-    if (os == "Linux" || os == "macOS" || os == "Darwin")
+    case Os::linux_:
+    case Os::macos:
         return 1s;
+    case Os::other:
+        break;
+    }
     return 0us;
 }
 
@@ -132,7 +137,7 @@ void Diagnoser::slow_refusals() {
         } else if (auto k = fits_retry_steps(cost(o), step)) {
             why = cause::syn_retransmission;
             evidence = fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
-                                   format_duration(cost(o)), *k, in_.os, format_duration(step));
+                                   format_duration(cost(o)), *k, os_label(in_.os), format_duration(step));
         } else {
             evidence = "no evidence of SYN retransmission was found";
         }
@@ -158,7 +163,7 @@ void Diagnoser::fallback() {
         "order (Python, .NET) pays {} on every new connection.",
         in_.target->host, ip_string(obs_.front().address), fmt::join(failed, ", "),
         endpoint_string(winner.address), format_duration(penalty_));
-    if (!slow && syn_retry_step(in_.os) != syn_retry_step("Windows")) {
+    if (!slow && syn_retry_step(in_.os) != syn_retry_step(Os::windows)) {
         message += " That is cheap here because this system refuses at once; on Windows, "
                    "which resends the SYN after a refusal, the same set-up costs about 2 s "
                    "per connection.";

@@ -71,14 +71,14 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
     return out;
 }
 
-std::string resolution_note(std::string_view os, std::string_view name,
+std::string resolution_note(Os os, std::string_view name,
                             const std::vector<HostsLine>& lines) {
     const bool is_localhost = same_name(name, "localhost");
-    if (os == "Windows" && is_localhost && lines.empty())
+    if (os == Os::windows && is_localhost && lines.empty())
         return "Windows answers 'localhost' itself (its hosts file entries for it are commented "
                "out since Windows 7) and puts ::1 before 127.0.0.1: the prefix policy table "
                "gives ::1 precedence 50 and IPv4 35.";
-    if (os == "Windows")
+    if (os == Os::windows)
         return "Windows sorts the addresses by its prefix policy table (netsh interface ipv6 "
                "show prefixpolicies), which puts ::1 before 127.0.0.1.";
     if (lines.empty())

@@ -196,10 +196,10 @@ std::string image_base_name(std::string_view path) {
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-std::optional<platform::Listener> listener_from_macos(const MacTcpSocket& s) {
+std::optional<Listener> listener_from_macos(const MacTcpSocket& s) {
     if (s.state != macos_tsi_s_listen)
         return std::nullopt;
-    platform::Listener l;
+    Listener l;
     l.bound.port = s.port;
     if (s.ipv6) {
         l.bound.family = Family::ipv6;

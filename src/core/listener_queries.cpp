@@ -133,7 +133,7 @@ std::string describe_listening(std::span<const Listener> listeners) {
     return out;
 }
 
-std::string listener_limits(std::span<const Listener> shown, const platform::ListenerTable& table) {
+std::string listener_limits(std::span<const Listener> shown, const ListenerTable& table) {
     const auto hidden = std::count_if(
         shown.begin(), shown.end(), [](const Listener& l) { return !l.pid || l.process.empty(); });
     std::string out;

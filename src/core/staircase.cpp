@@ -69,10 +69,10 @@ std::string_view staircase_shape_name(StaircaseShape s) noexcept {
     return "unclear";
 }
 
-std::string_view syn_limit_option(std::string_view os) noexcept {
-    if (os == "Windows")
+std::string_view syn_limit_option(Os os) noexcept {
+    if (os == Os::windows)
         return "SIO_TCP_INITIAL_RTO MaxSynRetransmissions";
-    if (os == "Linux")
+    if (os == Os::linux_)
         return "TCP_SYNCNT";
     return "the SYN retry limit";
 }
@@ -96,7 +96,7 @@ std::string limits_text(const std::vector<int>& limits) {
 } // namespace
 
 StaircaseAddress conclude_staircase(const Address& address, bool reserved,
-                                    std::vector<StairStep> steps, std::string_view os) {
+                                    std::vector<StairStep> steps, Os os) {
     StaircaseAddress out;
     out.address = address;
     out.reserved = reserved;
@@ -192,7 +192,7 @@ StaircaseAddress conclude_staircase(const Address& address, bool reserved,
             "Flat: a refused connect takes about {} whatever the limit, so refusals are not "
             "retried here.{}{}",
             ms_text(base), evidence,
-            os == "Linux" ? " Linux ends a connect at the first reset; TCP_SYNCNT only bounds "
+            os == Os::linux_ ? " Linux ends a connect at the first reset; TCP_SYNCNT only bounds "
                             "the retries of a SYN that gets no answer."
                           : "");
         break;

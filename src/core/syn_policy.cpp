@@ -16,8 +16,8 @@ bool windows_supports_no_syn_retries(std::uint32_t build) noexcept {
     return build >= windows_no_syn_retries_build;
 }
 
-bool pair_probe(std::string_view os, std::uint32_t windows_build, const Address& a) noexcept {
-    return os == "Windows" && windows_supports_no_syn_retries(windows_build) && is_loopback(a);
+bool pair_probe(Os os, std::uint32_t windows_build, const Address& a) noexcept {
+    return os == Os::windows && windows_supports_no_syn_retries(windows_build) && is_loopback(a);
 }
 
 } // namespace loopcheck

@@ -54,7 +54,7 @@ Outcome wsa_error_outcome(int code) noexcept {
     case wsa::host_unreachable:
     case wsa::addr_not_available:
         return Outcome::unreachable;
-    // As on POSIX (src/platform_posix.cpp): with IPv6 or the network
+    // As on POSIX (src/platform/posix/connect.cpp): with IPv6 or the network
     // switched off nothing can be reached through it, which the diagnosis
     // must tell apart from a bug in the connect.
     case wsa::af_not_supported:

@@ -148,7 +148,7 @@ std::string render_audit_text(const AuditReport& r, const TextStyle& style) {
     if (const auto note = footnote(r); !note.empty())
         wrap_into(out, "", note, 2, width);
     wrap_into(out, "",
-              fmt::format("System: {} {}; timeout {}, threshold {}", r.check.system.os,
+              fmt::format("System: {} {}; timeout {}, threshold {}", r.check.system.os_name,
                           r.check.system.os_version, format_duration(r.check.timeout),
                           format_duration(r.check.threshold)),
               2, width);
@@ -221,7 +221,7 @@ std::string md_cell(std::string_view s) {
 std::string render_audit_markdown(const AuditReport& r) {
     std::string out = fmt::format("## loopcheck audit\n\n**{}**\n\n", md_cell(r.summary));
     out += fmt::format("- loopcheck {} on {} {}\n- command: `{}`\n", r.check.loopcheck_version,
-                       r.check.system.os, r.check.system.os_version, r.check.command_line);
+                       r.check.system.os_name, r.check.system.os_version, r.check.command_line);
     if (const auto line = localhost_line(r); !line.empty())
         out += fmt::format("- {}\n", line);
     if (const auto note = footnote(r); !note.empty())

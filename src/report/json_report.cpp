@@ -135,7 +135,7 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.key("rewritten").optional(d.rewritten);
 }
 
-void listener(JsonWriter& w, const platform::Listener& l) {
+void listener(JsonWriter& w, const Listener& l) {
     w.begin_object();
     w.key("address").value(ip_string(l.bound));
     w.key("endpoint").value(endpoint_string(l.bound));
@@ -253,13 +253,13 @@ void json_target(JsonWriter& w, const TargetReport& t) {
     target(w, t);
 }
 
-void json_listener(JsonWriter& w, const platform::Listener& l) {
+void json_listener(JsonWriter& w, const Listener& l) {
     listener(w, l);
 }
 
-void json_system(JsonWriter& w, const platform::SystemFacts& s) {
+void json_system(JsonWriter& w, const SystemFacts& s) {
     w.begin_object();
-    w.key("os").value(s.os);
+    w.key("os").value(s.os_name);
     w.key("os_version").value(s.os_version);
     w.key("windows_build").value(static_cast<std::int64_t>(s.windows_build));
     w.key("hosts_file").value(s.hosts_file);

@@ -116,7 +116,7 @@ std::string render_markdown(const Report& r) {
         out += fmt::format("\n{}\n", r.quick_note);
     out += fmt::format("\n- loopcheck {} on {} {}\n- command: `{}`\n- timeout {}, threshold {}, "
                        "{} round(s)\n",
-                       r.loopcheck_version, r.system.os, r.system.os_version, r.command_line,
+                       r.loopcheck_version, r.system.os_name, r.system.os_version, r.command_line,
                        format_duration(r.timeout), format_duration(r.threshold), r.count);
     for (const auto& [k, v] : r.system.tcp_settings)
         out += fmt::format("- `{}` = {}\n", k, cell(v));

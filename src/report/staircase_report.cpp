@@ -98,7 +98,7 @@ std::string render_staircase_text(const StaircaseReport& r) {
         }
         out += wrapped(a.conclusion);
     }
-    out += fmt::format("\nSystem: {} {}", r.system.os, r.system.os_version);
+    out += fmt::format("\nSystem: {} {}", r.system.os_name, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
         out += fmt::format("; {}={}", k, v);
     out += fmt::format("; timeout {}\n", format_duration(r.timeout));
@@ -111,7 +111,7 @@ std::string render_staircase_json(const StaircaseReport& r) {
     w.key("schema").value("loopcheck-staircase/1");
     w.key("loopcheck_version").value(r.loopcheck_version);
     w.key("system").begin_object();
-    w.key("os").value(r.system.os);
+    w.key("os").value(r.system.os_name);
     w.key("os_version").value(r.system.os_version);
     w.key("windows_build").value(static_cast<std::int64_t>(r.system.windows_build));
     w.key("tcp_settings").begin_object();

@@ -299,7 +299,7 @@ std::string render_text(const Report& r, const TextStyle& style) {
         target_section(w, r, t);
     w.line();
     listener_table_line(w, r.listener_table);
-    std::string facts = fmt::format("System: {} {}", r.system.os, r.system.os_version);
+    std::string facts = fmt::format("System: {} {}", r.system.os_name, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
         facts += fmt::format("; {}={}", k, v);
     facts += fmt::format("; timeout {}, threshold {}", format_duration(r.timeout),

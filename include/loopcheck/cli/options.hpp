@@ -19,7 +19,7 @@ struct Options {
     Micros timeout{5'000'000};
     Micros threshold{100'000};
     int count = 1;
-    platform::FamilyFilter family = platform::FamilyFilter::any;
+    FamilyFilter family = FamilyFilter::any;
     Format format = Format::text;
     ColorMode color = ColorMode::automatic;
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv

@@ -30,7 +30,7 @@ bool is_local(const TargetReport& target);
 void attach_listeners(Report& report);
 
 /// The same with a table already read (loopcheck audit reads it first).
-void attach_listeners(Report& report, const Result<platform::ListenerTable>& table);
+void attach_listeners(Report& report, const Result<ListenerTable>& table);
 
 /// Runs opt.count rounds; each round probes every address of every target
 /// at once (with its no-SYN-retry twin where paired).

@@ -50,4 +50,7 @@ Address make_ipv4(std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d
                   std::uint16_t port = 0);
 Address ipv6_loopback(std::uint16_t port = 0);
 
+/// Which address families a check resolves and probes (--ipv4, --ipv6).
+enum class FamilyFilter : std::uint8_t { any, ipv4, ipv6 };
+
 } // namespace loopcheck

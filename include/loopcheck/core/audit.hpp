@@ -39,7 +39,7 @@ inline constexpr std::string_view single_stack = "single-stack";
 struct AuditPort {
     std::uint16_t port = 0;
     /// The listeners a loopback client can reach on this port.
-    std::vector<platform::Listener> listeners;
+    std::vector<Listener> listeners;
     /// localhost:PORT in AuditReport::check.targets.
     std::size_t target = 0;
     /// The audit's flags first, then the check's own findings worth showing.
@@ -63,7 +63,7 @@ struct AuditReport {
 /// The table's loopback-reachable listeners grouped by port, ascending,
 /// keeping the ports in `ranges` (all when empty). Counts in `not_loopback`
 /// the (kept-port) listeners that no loopback client can reach.
-std::vector<AuditPort> group_ports(std::span<const platform::Listener> listeners,
+std::vector<AuditPort> group_ports(std::span<const Listener> listeners,
                                    std::span<const PortRange> ranges, std::size_t& not_loopback);
 
 /// The audit's flags for one port, from its listeners and what localhost

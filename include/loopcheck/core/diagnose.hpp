@@ -6,7 +6,8 @@
 
 #include "loopcheck/core/clients.hpp"
 #include "loopcheck/core/observation.hpp"
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/listener.hpp"
+#include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/target.hpp"
 
@@ -69,13 +70,13 @@ struct DiagnosisInput {
     std::span<const Observation> addresses; ///< in resolver order
     Micros threshold{100'000};
     Micros timeout{5'000'000};
-    std::string_view os; ///< platform::SystemFacts::os
+    Os os = Os::other;
     bool expect_refused = false;
     /// What listens on the target's port on this machine
     /// (platform::list_listeners), when the target is local and the table
     /// could be read; nullopt otherwise. Findings and fixes then name the
     /// process and the address it is bound to.
-    std::optional<std::span<const platform::Listener>> listeners;
+    std::optional<std::span<const Listener>> listeners;
 };
 
 Diagnosis diagnose(const DiagnosisInput& in);
@@ -85,7 +86,7 @@ Diagnosis diagnose_unresolved(const Target& target, const Error& error);
 /// lost SYN: 500 ms on Windows (KB175523; measured as a 500 ms staircase),
 /// 1 s on Linux and macOS (the initial RTO; linear on Linux 6.7+). Zero when
 /// unknown.
-Micros syn_retry_step(std::string_view os) noexcept;
+Micros syn_retry_step(Os os) noexcept;
 
 /// How many whole retry steps `latency` is, when it is within 10 % of a step
 /// of one (1 or more); nullopt when it fits none.

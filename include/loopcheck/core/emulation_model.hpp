@@ -6,6 +6,8 @@
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/sample.hpp"
 
+#include "loopcheck/core/machine.hpp"
+
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +46,6 @@ std::vector<Address> emulation_order(const EmulationSpec& spec, std::span<const 
 /// bounded by `timeout`, and times from the first connect to the first
 /// accepted one (or the last failure). Not pure: uses the platform.
 ConnectPrediction run_emulation(const EmulationSpec& spec, std::span<const Address> resolved,
-                                Micros timeout, std::string_view os, std::uint32_t windows_build);
+                                Micros timeout, Os os, std::uint32_t windows_build);
 
 } // namespace loopcheck

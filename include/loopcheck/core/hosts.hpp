@@ -2,6 +2,8 @@
 // and what the resolver does on top. Pure; the caller reads the file.
 #pragma once
 
+#include "loopcheck/core/machine.hpp"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -25,7 +27,7 @@ inline constexpr std::size_t max_hosts_file_bytes = 1 << 20;
 
 /// One sentence on how `os` orders the addresses of `name` beyond what the
 /// hosts file says; empty when there is nothing specific to say.
-std::string resolution_note(std::string_view os, std::string_view name,
+std::string resolution_note(Os os, std::string_view name,
                             const std::vector<HostsLine>& lines);
 
 } // namespace loopcheck

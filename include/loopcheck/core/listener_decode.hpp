@@ -6,7 +6,7 @@
 // platform file checks them against its own headers with static_asserts.
 #pragma once
 
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/listener.hpp"
 
 #include <array>
 #include <cstdint>
@@ -138,6 +138,6 @@ struct MacTcpSocket {
 };
 
 /// The listener a macOS TCP socket is, or nullopt when it is not listening.
-std::optional<platform::Listener> listener_from_macos(const MacTcpSocket& s);
+std::optional<Listener> listener_from_macos(const MacTcpSocket& s);
 
 } // namespace loopcheck::decode

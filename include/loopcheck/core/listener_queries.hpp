@@ -1,9 +1,9 @@
 // What a listener table means for a client: which listener a connect to an
 // address reaches, who owns it, and how to name it in a sentence. Pure
-// functions over platform::Listener values; no OS calls.
+// functions over Listener values; no OS calls.
 #pragma once
 
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/listener.hpp"
 
 #include <optional>
 #include <span>
@@ -12,7 +12,6 @@
 
 namespace loopcheck {
 
-using platform::Listener;
 
 /// Whether a connect to `to` reaches listener `l`: the same port, and the
 /// bound address is `to` itself or the wildcard of its family. An IPv4
@@ -54,7 +53,7 @@ std::string describe_listening(std::span<const Listener> listeners);
 /// What a report showing `shown` (taken from `table`) could not see, in
 /// one sentence: "owner hidden for 2 listener(s): run as root to see other
 /// users' processes", then what the table misses; empty when nothing.
-std::string listener_limits(std::span<const Listener> shown, const platform::ListenerTable& table);
+std::string listener_limits(std::span<const Listener> shown, const ListenerTable& table);
 
 /// The address a client should connect to for this listener: the bound
 /// address, or its family's loopback address for a wildcard bind.

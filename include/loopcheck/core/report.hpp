@@ -6,7 +6,8 @@
 #include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/emulation_model.hpp"
 #include "loopcheck/core/hosts.hpp"
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/listener.hpp"
+#include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/sample.hpp"
 #include "loopcheck/core/stats.hpp"
 #include "loopcheck/core/target.hpp"
@@ -47,7 +48,7 @@ struct TargetReport {
     /// What listens on the target's port on this machine, when the target
     /// is local (a loopback or wildcard address) and the listener table
     /// could be read; nullopt otherwise.
-    std::optional<std::vector<platform::Listener>> listeners;
+    std::optional<std::vector<Listener>> listeners;
 };
 
 /// What the listener table could show (platform::list_listeners).
@@ -68,7 +69,7 @@ struct SelfCheck {
 struct Report {
     std::string loopcheck_version;
     std::string command_line;
-    platform::SystemFacts system;
+    SystemFacts system;
     Micros threshold{0};
     Micros timeout{0};
     int count = 1;

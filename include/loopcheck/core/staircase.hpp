@@ -7,7 +7,8 @@
 
 #include "loopcheck/core/address.hpp"
 #include "loopcheck/core/duration.hpp"
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/listener.hpp"
+#include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/sample.hpp"
 #include "loopcheck/core/stats.hpp"
 
@@ -79,14 +80,14 @@ struct StaircaseAddress {
 /// is flat, any retransmission a staircase); otherwise the fitted slope
 /// does, against staircase_step_min and staircase_flat_max.
 StaircaseAddress conclude_staircase(const Address& address, bool reserved,
-                                    std::vector<StairStep> steps, std::string_view os);
+                                    std::vector<StairStep> steps, Os os);
 
 /// What the option that sets the limit is called on `os`.
-std::string_view syn_limit_option(std::string_view os) noexcept;
+std::string_view syn_limit_option(Os os) noexcept;
 
 struct StaircaseReport {
     std::string loopcheck_version;
-    platform::SystemFacts system;
+    SystemFacts system;
     std::string target; ///< as typed; empty for the reserved closed ports
     Micros timeout{0};
     int count = 0;

@@ -5,6 +5,8 @@
 
 #include "loopcheck/core/address.hpp"
 
+#include "loopcheck/core/machine.hpp"
+
 #include <cstdint>
 #include <string_view>
 
@@ -42,6 +44,6 @@ bool windows_supports_no_syn_retries(std::uint32_t build) noexcept;
 /// Whether to pair a default probe of `a` with a no-retry probe: on
 /// Windows at or above the gate, for the addresses libuv treats as
 /// loopback (127/8 and ::1).
-bool pair_probe(std::string_view os, std::uint32_t windows_build, const Address& a) noexcept;
+bool pair_probe(Os os, std::uint32_t windows_build, const Address& a) noexcept;
 
 } // namespace loopcheck

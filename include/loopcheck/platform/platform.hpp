@@ -1,12 +1,15 @@
 // The one boundary between loopcheck and the operating system.
 //
-// Everything above this header is plain C++ over value types. Each OS
-// implements it in one file (src/platform_posix.cpp, src/platform_win32.cpp)
-// and CMake picks which. No OS header may be included here, so that the rest
+// Everything above this header is plain C++ over value types, which live in
+// core (core/listener.hpp, core/machine.hpp). Each OS implements it in its
+// folder of src/platform/ (posix/ with linux/ or macos/, or win32/), and
+// CMake picks which. No OS header may be included here, so that the rest
 // of the code cannot grow a dependency on one.
 #pragma once
 
 #include "loopcheck/core/address.hpp"
+#include "loopcheck/core/listener.hpp"
+#include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/sample.hpp"
@@ -42,8 +45,6 @@ private:
 /// A monotonic clock with at least microsecond resolution
 /// (steady_clock on POSIX, QueryPerformanceCounter on Windows).
 Micros monotonic_now();
-
-enum class FamilyFilter : std::uint8_t { any, ipv4, ipv6 };
 
 /// Resolves `host` the way a typical client does and returns the addresses
 /// in exactly the order the resolver gave them, each with `port` set.
@@ -139,56 +140,11 @@ Result<Address> local_address(const Socket& socket);
 /// and returns the peer's address; nullopt when the wait ran out.
 Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros wait);
 
-/// One listening TCP socket on this machine (in this network namespace).
-struct Listener {
-    Address bound; ///< the address and port it is bound to; 0.0.0.0 or :: for a wildcard
-    /// IPV6_V6ONLY of an IPv6 socket: false means a [::] listener takes IPv4
-    /// connects too. nullopt for IPv4 sockets and where the OS does not say
-    /// (Windows' tables do not).
-    std::optional<bool> v6only;
-    /// The process holding the socket; nullopt when it could not be seen
-    /// (another user's process without root, another PID namespace).
-    std::optional<std::uint32_t> pid;
-    std::string process; ///< its name ("python3"); empty when unknown
-    /// The socket's owner uid where the OS says even when the process is
-    /// hidden (Linux sock_diag); nullopt elsewhere.
-    std::optional<std::uint32_t> uid;
-
-    friend bool operator==(const Listener&, const Listener&) = default;
-};
-
-struct ListenerTable {
-    /// Every listening socket that could be seen, IPv4 first, then by
-    /// address and port.
-    std::vector<Listener> listeners;
-    /// How many of them have no owner: no pid, or no process name.
-    std::size_t owner_hidden = 0;
-    /// Why owners are hidden and how to see them ("run as root to see other
-    /// users' processes"); empty when none is.
-    std::string hidden_because;
-    /// What the table is missing altogether ("IPv6 listeners could not be
-    /// listed: ...", macOS: other users' processes); empty when nothing.
-    std::string missing;
-};
-
 /// Lists listening TCP sockets on `port` (every port when nullopt), with
 /// their owners where this user may see them. Needs no privileges: what
 /// cannot be seen is counted and explained. An Error only when the OS
 /// gives no table at all (or has no way to list one).
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port);
-
-/// Facts about the machine that explain connect timings.
-struct SystemFacts {
-    std::string os;         ///< "Linux", "Windows", "macOS", ...
-    std::string os_version; ///< kernel release or "10.0.26200"
-    /// Windows' build number (0 elsewhere); gates the no-retry option.
-    std::uint32_t windows_build = 0;
-    /// Settings that shape SYN retries, as the OS names them, e.g.
-    /// {"net.ipv4.tcp_syn_retries", "6"}; a value is "unknown" when unreadable.
-    std::vector<std::pair<std::string, std::string>> tcp_settings;
-    /// Where the resolver reads static names ("/etc/hosts").
-    std::string hosts_file;
-};
 
 SystemFacts system_facts();
 

@@ -23,8 +23,8 @@ std::string render_markdown(const Report& report);
 /// schema (loopcheck audit): a "targets" entry, a listener, the "system"
 /// object and the "listener_table" object.
 void json_target(JsonWriter& w, const TargetReport& t);
-void json_listener(JsonWriter& w, const platform::Listener& l);
-void json_system(JsonWriter& w, const platform::SystemFacts& s);
+void json_listener(JsonWriter& w, const Listener& l);
+void json_system(JsonWriter& w, const SystemFacts& s);
 void json_listener_table(JsonWriter& w, const ListenerTableStatus& s);
 
 } // namespace loopcheck

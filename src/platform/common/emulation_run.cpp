@@ -20,7 +20,7 @@ namespace {
 /// or as soon as everything started so far has failed.
 class Race {
 public:
-    Race(const EmulationSpec& spec, Micros timeout, std::string_view os, std::uint32_t build)
+    Race(const EmulationSpec& spec, Micros timeout, Os os, std::uint32_t build)
         : spec_(spec), timeout_(timeout), os_(os), build_(build) {}
 
     ConnectPrediction run(std::vector<std::vector<Address>> lanes);
@@ -39,7 +39,7 @@ private:
 
     const EmulationSpec& spec_;
     Micros timeout_;
-    std::string_view os_;
+    Os os_;
     std::uint32_t build_;
     platform::ConnectSet set_;
     std::vector<Lane> lanes_;
@@ -141,7 +141,7 @@ ConnectPrediction Race::run(std::vector<std::vector<Address>> lanes) {
 } // namespace
 
 ConnectPrediction run_emulation(const EmulationSpec& spec, std::span<const Address> resolved,
-                                Micros timeout, std::string_view os, std::uint32_t windows_build) {
+                                Micros timeout, Os os, std::uint32_t windows_build) {
     const auto order = emulation_order(spec, resolved);
     std::vector<std::vector<Address>> lanes;
     switch (spec.kind) {

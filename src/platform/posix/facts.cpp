@@ -30,11 +30,14 @@ SystemFacts system_facts() {
     SystemFacts f;
     utsname u{};
     if (::uname(&u) == 0) {
-        f.os = u.sysname;
+        f.os_name = u.sysname;
         f.os_version = u.release;
     }
-#ifdef __APPLE__
-    f.os = "macOS";
+#if defined(__APPLE__)
+    f.os = Os::macos;
+    f.os_name = "macOS";
+#elif defined(__linux__)
+    f.os = Os::linux_;
 #endif
     f.hosts_file = "/etc/hosts";
 #ifdef __linux__

@@ -241,7 +241,8 @@ bool enable_virtual_terminal(HANDLE h, std::size_t slot) {
 
 SystemFacts system_facts() {
     SystemFacts f;
-    f.os = "Windows";
+    f.os = Os::windows;
+    f.os_name = "Windows";
     if (const auto v = rtl_version()) {
         f.os_version =
             fmt::format("{}.{}.{}", v->dwMajorVersion, v->dwMinorVersion, v->dwBuildNumber);
