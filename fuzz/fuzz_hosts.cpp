@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 if (c < 0x20)
                     __builtin_trap(); // a raw control byte in JSON text
         }
-        (void)loopcheck::resolution_note("Linux", name, lines);
+        (void)loopcheck::resolution_note(loopcheck::Os::linux_, name, lines);
     }
     (void)loopcheck::JsonWriter::escape(content);
     return 0;
