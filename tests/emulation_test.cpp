@@ -1,3 +1,4 @@
+#include "loopcheck/platform/common/emulation_run.hpp"
 #include "loopcheck/core/emulation_model.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"

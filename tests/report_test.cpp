@@ -2,6 +2,7 @@
 // compared byte for byte with tests/golden/. Run with
 // LOOPCHECK_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change,
 // then review the diff.
+#include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/report/render.hpp"
 #include "loopcheck/core/target.hpp"
@@ -35,21 +36,7 @@ Sample sample(Outcome o, Micros t, OptionState opt = OptionState::not_requested,
 void finish(Report& r, bool expect_refused = false) {
     r.exit_code = 0;
     for (auto& t : r.targets) {
-        std::vector<Observation> obs;
-        for (auto& a : t.addresses) {
-            a.summary = summarize_address(a.samples, a.fast_samples);
-            obs.push_back({a.address, a.summary});
-        }
-        DiagnosisInput in;
-        in.target = &t.target;
-        in.addresses = obs;
-        in.threshold = r.threshold;
-        in.timeout = r.timeout;
-        in.os = r.system.os;
-        in.expect_refused = expect_refused;
-        t.diagnosis = diagnose(in);
-        for (auto& e : t.emulations)
-            e.predicted = predict_emulation(e.spec, obs);
+        conclude_target(t, {r.threshold, r.timeout, r.system.os, expect_refused});
         r.exit_code = exit_code::combine(r.exit_code, t.diagnosis.exit_code);
     }
 }

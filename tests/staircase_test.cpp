@@ -1,3 +1,4 @@
+#include "loopcheck/report/staircase_report.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"

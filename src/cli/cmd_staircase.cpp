@@ -1,5 +1,6 @@
 // `loopcheck staircase [TARGET]`: the command line and the probing; the
 // summaries, fit, conclusion and output are in src/staircase.cpp.
+#include "loopcheck/report/staircase_report.hpp"
 #include "loopcheck/cli/command.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/logging.hpp"

@@ -1,3 +1,5 @@
+#include "loopcheck/core/conclude.hpp"
+#include "loopcheck/platform/common/emulation_run.hpp"
 #include "loopcheck/cli/pipeline.hpp"
 
 #include "loopcheck/core/diagnose.hpp"
@@ -222,27 +224,11 @@ void infer_default_samples(Report& report) {
 void conclude(Report& report, const Options& opt, std::size_t expect_refused_from) {
     for (std::size_t i = 0; i < report.targets.size(); ++i) {
         auto& tr = report.targets[i];
-        if (tr.resolve_error) {
-            tr.diagnosis = diagnose_unresolved(tr.target, *tr.resolve_error);
-            continue;
-        }
-        std::vector<Observation> obs;
-        for (auto& a : tr.addresses) {
-            a.summary = summarize_address(a.samples, a.fast_samples);
-            obs.push_back({a.address, a.summary});
-        }
-        DiagnosisInput in;
-        in.target = &tr.target;
-        in.addresses = obs;
-        in.threshold = opt.threshold;
-        in.timeout = opt.timeout;
-        in.os = report.system.os;
-        in.expect_refused = opt.expect_refused || i >= expect_refused_from;
-        if (tr.listeners)
-            in.listeners = std::span<const Listener>(*tr.listeners);
-        tr.diagnosis = diagnose(in);
-        for (const auto& spec : opt.emulate)
-            tr.emulations.push_back({spec, {}, predict_emulation(spec, obs)});
+        if (!tr.resolve_error)
+            for (const auto& spec : opt.emulate)
+                tr.emulations.push_back({spec, {}, {}});
+        conclude_target(tr, {opt.threshold, opt.timeout, report.system.os,
+                             opt.expect_refused || i >= expect_refused_from});
     }
 }
 

@@ -1,8 +1,9 @@
 // The staircase's two renderings. Like the main reporters they format the
 // report and compute nothing.
-#include "loopcheck/report/json_writer.hpp"
-#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/report/staircase_report.hpp"
+
 #include "loopcheck/core/text.hpp"
+#include "loopcheck/report/json_writer.hpp"
 
 #include <algorithm>
 #include <array>

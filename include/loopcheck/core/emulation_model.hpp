@@ -1,5 +1,6 @@
-// --emulate: run a client's connect algorithm for real against a target
-// and set the measured time beside the model's prediction.
+// The model half of --emulate: which client algorithm to run, in which
+// order it tries the addresses, and what the client model predicts for it.
+// platform/common/emulation_run.hpp runs it for real.
 #pragma once
 
 #include "loopcheck/core/clients.hpp"
@@ -41,11 +42,5 @@ ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const O
 /// The order in which `spec` tries the addresses (pure): resolver order,
 /// with families alternating for Happy Eyeballs (RFC 8305 section 4).
 std::vector<Address> emulation_order(const EmulationSpec& spec, std::span<const Address> resolved);
-
-/// Runs the algorithm for real: connects as the client would, each attempt
-/// bounded by `timeout`, and times from the first connect to the first
-/// accepted one (or the last failure). Not pure: uses the platform.
-ConnectPrediction run_emulation(const EmulationSpec& spec, std::span<const Address> resolved,
-                                Micros timeout, Os os, std::uint32_t windows_build);
 
 } // namespace loopcheck

@@ -2,7 +2,7 @@
 // set to 0..5. On Windows each retry after a reset waits about 500 ms, so
 // the times climb in steps; where a reset ends the connect (Linux) they
 // stay flat. This is the pure part: summaries, the fitted step, the
-// conclusion and the two renderings.
+// conclusion (report/staircase_report.hpp renders it).
 #pragma once
 
 #include "loopcheck/core/address.hpp"
@@ -96,9 +96,5 @@ struct StaircaseReport {
     bool incomplete = false;
     int exit_code = 0;
 };
-
-std::string render_staircase_text(const StaircaseReport& report);
-/// "schema": "loopcheck-staircase/1"; durations in milliseconds.
-std::string render_staircase_json(const StaircaseReport& report);
 
 } // namespace loopcheck

@@ -1,9 +1,10 @@
 // The measuring half of --emulate: connect as a client's algorithm would,
 // in real time, on the platform's ConnectSet.
-#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/platform/common/emulation_run.hpp"
+
+#include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/probe.hpp"
-#include "loopcheck/core/syn_policy.hpp"
 
 #include <algorithm>
 #include <spdlog/spdlog.h>

@@ -1,0 +1,27 @@
+// One target's conclusion from its measurements: samples -> per-address
+// summary -> diagnosis, and each --emulate strategy's prediction. The check
+// pipeline (src/cli/pipeline.cpp) and the report tests call the same
+// function, so the golden reports are what the tool would print.
+#pragma once
+
+#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/machine.hpp"
+#include "loopcheck/core/report.hpp"
+
+namespace loopcheck {
+
+struct ConcludeContext {
+    Micros threshold{100'000};
+    Micros timeout{5'000'000};
+    Os os = Os::other;
+    /// Nothing accepting and fast refusals are the expected outcome
+    /// (--expect refused, the self-check's closed ports).
+    bool expect_refused = false;
+};
+
+/// Fills every address's summary, the target's diagnosis and each
+/// emulation's `predicted`; an unresolved target gets the unresolved
+/// diagnosis. Pure: reads only what the target already holds.
+void conclude_target(TargetReport& target, const ConcludeContext& context);
+
+} // namespace loopcheck

@@ -1,0 +1,36 @@
+#include "loopcheck/core/conclude.hpp"
+
+#include "loopcheck/core/diagnose.hpp"
+#include "loopcheck/core/observation.hpp"
+
+#include <span>
+#include <vector>
+
+namespace loopcheck {
+
+void conclude_target(TargetReport& t, const ConcludeContext& c) {
+    if (t.resolve_error) {
+        t.diagnosis = diagnose_unresolved(t.target, *t.resolve_error);
+        return;
+    }
+    std::vector<Observation> obs;
+    obs.reserve(t.addresses.size());
+    for (auto& a : t.addresses) {
+        a.summary = summarize_address(a.samples, a.fast_samples);
+        obs.push_back({a.address, a.summary});
+    }
+    DiagnosisInput in;
+    in.target = &t.target;
+    in.addresses = obs;
+    in.threshold = c.threshold;
+    in.timeout = c.timeout;
+    in.os = c.os;
+    in.expect_refused = c.expect_refused;
+    if (t.listeners)
+        in.listeners = std::span<const Listener>(*t.listeners);
+    t.diagnosis = diagnose(in);
+    for (auto& e : t.emulations)
+        e.predicted = predict_emulation(e.spec, obs);
+}
+
+} // namespace loopcheck
