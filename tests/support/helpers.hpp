@@ -1,18 +1,15 @@
-// Small helpers the test files share: string search, and sockets the tests
-// open themselves.
+// Sockets the integration tests open themselves (and, through text.hpp,
+// the string helpers).
 #pragma once
 
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
+#include "support/text.hpp"
 
 #include <string>
 #include <utility>
 
 namespace loopcheck::test {
-
-inline bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
 
 /// The socket library up for a test's lifetime (WSAStartup on Windows).
 struct Net {

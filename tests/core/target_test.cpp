@@ -1,6 +1,6 @@
 #include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
-#include "support/helpers.hpp"
+#include "support/text.hpp"
 
 #include <string>
 

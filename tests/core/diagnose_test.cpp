@@ -1,7 +1,7 @@
 #include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "support/catch.hpp"
-#include "support/helpers.hpp"
+#include "support/text.hpp"
 #include "support/scenario.hpp"
 
 #include <algorithm>

@@ -1,7 +1,6 @@
-#include "loopcheck/report/staircase_report.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "support/catch.hpp"
-#include "support/helpers.hpp"
+#include "support/text.hpp"
 
 #include <vector>
 
@@ -159,29 +158,4 @@ TEST_CASE("a step cut off by --timeout is named", "[staircase]") {
     CHECK(a.shape == StaircaseShape::retried);
     CHECK(a.fitted_limits == std::vector<int>{0, 1, 2, 3, 4});
     CHECK(contains(a.conclusion, "timed out at limit 5"));
-}
-
-TEST_CASE("text and JSON show every limit, the fit and the conclusion", "[staircase]") {
-    std::vector<Sample> per_limit(6, refused(50us, OptionState::applied, 0));
-    StaircaseReport r;
-    r.loopcheck_version = "0.1.0";
-    r.system.os = Os::linux_;
-    r.system.os_name = "Linux";
-    r.system.os_version = "6.1";
-    r.timeout = 5s;
-    r.count = 3;
-    r.addresses.push_back(
-        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::linux_));
-    const auto text = render_staircase_text(r);
-    CHECK(contains(text, "TCP_SYNCNT set to 0..5"));
-    CHECK(contains(text, "127.0.0.1:9 (a closed port loopcheck reserved)  [flat]"));
-    CHECK(contains(text, "limit"));
-    CHECK(contains(text, "Fit: +0.000 ms per retry"));
-    CHECK(contains(text, "refusals are not retried here"));
-
-    const auto json = render_staircase_json(r);
-    CHECK(contains(json, "\"schema\": \"loopcheck-staircase/1\""));
-    CHECK(contains(json, "\"shape\": \"flat\""));
-    CHECK(contains(json, "\"limit\": 5"));
-    CHECK(contains(json, "\"step_ms\": 0.000"));
 }
