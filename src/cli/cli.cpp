@@ -42,13 +42,6 @@ Examples:
 
 Docs: docs/usage.md, docs/diagnosis.md, man loopcheck)";
 
-std::string one_line(std::string s) {
-    std::replace(s.begin(), s.end(), '\n', ' ');
-    while (!s.empty() && s.back() == ' ')
-        s.pop_back();
-    return s;
-}
-
 std::string join_command_line(int argc, char** argv) {
     std::string out = "loopcheck";
     for (int i = 1; i < argc; ++i) {
@@ -68,12 +61,76 @@ std::string join_command_line(int argc, char** argv) {
     return out;
 }
 
-} // namespace
+/// The main command's own options, as typed.
+struct CheckArgs {
+    CommonArgs common;
+    std::vector<std::string> targets;
+    int count = 1;
+    bool ipv4 = false, ipv6 = false, quick = false, no_pair = false;
+    std::string expect;
+    std::optional<int> syn_retries;
+    std::vector<std::string> emulate;
+};
 
-int usage_failure(const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", one_line(message)).c_str(), stderr);
-    return exit_code::usage;
+void add_check_options(CLI::App& app, CheckArgs& a) {
+    app.add_option("target", a.targets,
+                   "host:port, [v6]:port, URL or bare port; none = check this machine")
+        ->type_name("TARGET");
+    app.add_option("-n,--count", a.count, "connect to every address N times (default 1)")
+        ->type_name("N");
+    app.add_flag("-4,--ipv4", a.ipv4, "resolve and probe IPv4 addresses only");
+    app.add_flag("-6,--ipv6", a.ipv6, "resolve and probe IPv6 addresses only");
+    add_common_options(app, a.common);
+    app.add_option("--expect", a.expect,
+                   "'refused': exit 0 when every address refuses fast (test harnesses)")
+        ->check(CLI::IsMember({"refused"}))
+        ->type_name("refused");
+    app.add_flag("--quick", a.quick,
+                 "Windows: skip the ~2 s default-stack probes of loopback addresses and infer them "
+                 "from the no-SYN-retry probe and the retry limit");
+    app.add_flag("--no-pair", a.no_pair,
+                 "Windows: probe once per address, without the no-SYN-retry twin");
+    app.add_option("--syn-retries", a.syn_retries,
+                   "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
+        ->check(CLI::Range(0, 253))
+        ->type_name("N");
+    app.add_option("--emulate", a.emulate,
+                   "run a client's connect algorithm for real: sequential, "
+                   "happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
+        ->allow_extra_args(false) // one strategy per --emulate; later words are targets
+        ->type_name("STRATEGY");
 }
+
+/// The check's options from what was typed, or the one-line usage error.
+Result<Options> check_options(const CheckArgs& a) {
+    auto common = validate_common(a.common);
+    if (!common)
+        return common.error();
+    if (a.count < 1 || a.count > max_count)
+        return usage_error(fmt::format("--count must be from 1 to {}", max_count));
+    if (a.ipv4 && a.ipv6)
+        return usage_error("-4 and -6 exclude each other");
+    if (a.quick && (a.no_pair || a.syn_retries))
+        return usage_error("--quick needs the paired probes: not with --no-pair or --syn-retries");
+    Options opt;
+    apply_common(opt, *common);
+    for (const auto& text : a.emulate) {
+        auto spec = parse_emulation(text);
+        if (!spec)
+            return spec.error();
+        opt.emulate.push_back(std::move(*spec));
+    }
+    opt.targets = a.targets;
+    opt.count = a.count;
+    opt.family = a.ipv4 ? FamilyFilter::ipv4 : (a.ipv6 ? FamilyFilter::ipv6 : FamilyFilter::any);
+    opt.expect_refused = a.expect == "refused";
+    opt.no_pair = a.no_pair;
+    opt.quick = a.quick;
+    opt.syn_retries = a.syn_retries;
+    return opt;
+}
+
+} // namespace
 
 int run_cli(int argc, char** argv) {
     CLI::App app{description, "loopcheck"};
@@ -81,56 +138,8 @@ int run_cli(int argc, char** argv) {
     app.footer(footer);
     app.get_formatter()->column_width(34);
 
-    Options opt;
-    std::string timeout_text = "5s", threshold_text = "100ms", format_text = "text",
-                color_text = "auto", expect_text;
-    int verbose = 0;
-    bool quiet = false, json = false, markdown = false, ipv4 = false, ipv6 = false;
-    std::optional<int> syn_retries;
-    std::vector<std::string> emulate_text;
-
-    app.add_option("target", opt.targets,
-                   "host:port, [v6]:port, URL or bare port; none = check this machine")
-        ->type_name("TARGET");
-    app.add_option("-t,--timeout", timeout_text,
-                   "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)")
-        ->type_name("DURATION");
-    app.add_option("--threshold", threshold_text,
-                   "a connect, refusal or fallback slower than this is slow (default 100ms)")
-        ->type_name("DURATION");
-    app.add_option("-n,--count", opt.count, "connect to every address N times (default 1)")
-        ->type_name("N");
-    app.add_flag("-4,--ipv4", ipv4, "resolve and probe IPv4 addresses only");
-    app.add_flag("-6,--ipv6", ipv6, "resolve and probe IPv6 addresses only");
-    app.add_option("--format", format_text, "text, json or markdown (default text)")
-        ->check(CLI::IsMember({"text", "json", "markdown"}))
-        ->type_name("FORMAT");
-    app.add_flag("--json", json, "same as --format json");
-    app.add_flag("--markdown", markdown, "same as --format markdown");
-    app.add_option("--color", color_text, "auto, always or never (default auto; NO_COLOR honoured)")
-        ->check(CLI::IsMember({"auto", "always", "never"}))
-        ->type_name("WHEN");
-    app.add_option("--expect", expect_text,
-                   "'refused': exit 0 when every address refuses fast (test harnesses)")
-        ->check(CLI::IsMember({"refused"}))
-        ->type_name("refused");
-    app.add_flag("--quick", opt.quick,
-                 "Windows: skip the ~2 s default-stack probes of loopback addresses and infer them "
-                 "from the no-SYN-retry probe and the retry limit");
-    app.add_flag("--no-pair", opt.no_pair,
-                 "Windows: probe once per address, without the no-SYN-retry twin");
-    app.add_option("--syn-retries", syn_retries,
-                   "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
-        ->check(CLI::Range(0, 253))
-        ->type_name("N");
-    app.add_option("--emulate", emulate_text,
-                   "run a client's connect algorithm for real: sequential, "
-                   "happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
-        ->allow_extra_args(false) // one strategy per --emulate; later words are targets
-        ->type_name("STRATEGY");
-    app.add_flag("-v,--verbose", verbose, "log each step on stderr; -vv every socket call");
-    app.add_flag("-q,--quiet", quiet, "print nothing on stderr but errors");
-
+    CheckArgs args;
+    add_check_options(app, args);
     // Subcommands; each one's file adds itself here.
     std::vector<Command> commands;
     commands.push_back(add_audit_command(app));
@@ -152,49 +161,11 @@ int run_cli(int argc, char** argv) {
         if (command.app->parsed())
             return command.run();
 
-    auto timeout = parse_duration(timeout_text);
-    if (!timeout)
-        return usage_failure(fmt::format("--timeout: {}", timeout.error().message));
-    if (*timeout <= Micros{0} || *timeout > max_timeout)
-        return usage_failure("--timeout must be above 0 and at most 1 hour");
-    auto threshold = parse_duration(threshold_text);
-    if (!threshold)
-        return usage_failure(fmt::format("--threshold: {}", threshold.error().message));
-    if (*threshold <= Micros{0})
-        return usage_failure("--threshold must be above 0");
-    if (opt.count < 1 || opt.count > max_count)
-        return usage_failure(fmt::format("--count must be from 1 to {}", max_count));
-    if (ipv4 && ipv6)
-        return usage_failure("-4 and -6 exclude each other");
-    if ((json && markdown) || ((json || markdown) && format_text != "text"))
-        return usage_failure("choose one output format");
-    if (opt.quick && (opt.no_pair || syn_retries))
-        return usage_failure(
-            "--quick needs the paired probes: not with --no-pair or --syn-retries");
-    if (quiet && verbose > 0)
-        return usage_failure("-q and -v exclude each other");
-
-    for (const auto& text : emulate_text) {
-        auto spec = parse_emulation(text);
-        if (!spec)
-            return usage_failure(spec.error().message);
-        opt.emulate.push_back(std::move(*spec));
-    }
-    opt.timeout = *timeout;
-    opt.threshold = *threshold;
-    opt.family = ipv4 ? FamilyFilter::ipv4
-                      : (ipv6 ? FamilyFilter::ipv6 : FamilyFilter::any);
-    opt.format = json || format_text == "json"           ? Format::json
-                 : markdown || format_text == "markdown" ? Format::markdown
-                                                         : Format::text;
-    opt.color = color_text == "always"  ? ColorMode::always
-                : color_text == "never" ? ColorMode::never
-                                        : ColorMode::automatic;
-    opt.verbosity = quiet ? -1 : std::min(verbose, 2);
-    opt.expect_refused = expect_text == "refused";
-    opt.syn_retries = syn_retries;
-    opt.command_line = join_command_line(argc, argv);
-    return run_check(opt);
+    auto opt = check_options(args);
+    if (!opt)
+        return usage_failure(opt.error().message);
+    opt->command_line = join_command_line(argc, argv);
+    return run_check(*opt);
 }
 
 } // namespace loopcheck

@@ -6,7 +6,7 @@
 #include "loopcheck/core/audit.hpp"
 #include "loopcheck/cli/command.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/cli/logging.hpp"
+#include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/pipeline.hpp"
 #include "loopcheck/platform/probe.hpp"
 #include "loopcheck/report/audit_report.hpp"
@@ -23,9 +23,8 @@ namespace {
 
 struct AuditArgs {
     std::vector<std::string> ports;
-    std::string timeout = "5s", threshold = "100ms", format = "text", color = "auto";
-    bool json = false, markdown = false, quiet = false, no_pair = false;
-    int verbose = 0;
+    CommonArgs common;
+    bool no_pair = false;
 };
 
 /// The command as the report shows it: the ports and every setting that
@@ -35,9 +34,9 @@ std::string command_line(const AuditArgs& args, const Options& opt) {
     for (const auto& p : args.ports)
         out += " " + p;
     if (opt.timeout != Micros{5'000'000})
-        out += " --timeout " + args.timeout;
+        out += " --timeout " + args.common.timeout;
     if (opt.threshold != Micros{100'000})
-        out += " --threshold " + args.threshold;
+        out += " --threshold " + args.common.threshold;
     if (opt.no_pair)
         out += " --no-pair";
     if (opt.format != Format::text)
@@ -53,45 +52,23 @@ int run_audit(const AuditArgs& args) {
             return usage_failure(r.error().message);
         ranges.push_back(*r);
     }
+    auto common = validate_common(args.common);
+    if (!common)
+        return usage_failure(common.error().message);
     Options opt;
-    auto timeout = parse_duration(args.timeout);
-    if (!timeout)
-        return usage_failure(fmt::format("--timeout: {}", timeout.error().message));
-    if (*timeout <= Micros{0} || *timeout > max_timeout)
-        return usage_failure("--timeout must be above 0 and at most 1 hour");
-    auto threshold = parse_duration(args.threshold);
-    if (!threshold)
-        return usage_failure(fmt::format("--threshold: {}", threshold.error().message));
-    if (*threshold <= Micros{0})
-        return usage_failure("--threshold must be above 0");
-    if ((args.json && args.markdown) || ((args.json || args.markdown) && args.format != "text"))
-        return usage_failure("choose one output format");
-    if (args.quiet && args.verbose > 0)
-        return usage_failure("-q and -v exclude each other");
-    opt.timeout = *timeout;
-    opt.threshold = *threshold;
+    apply_common(opt, *common);
     opt.no_pair = args.no_pair;
-    opt.format = args.json || args.format == "json"           ? Format::json
-                 : args.markdown || args.format == "markdown" ? Format::markdown
-                                                              : Format::text;
-    opt.color = args.color == "always"  ? ColorMode::always
-                : args.color == "never" ? ColorMode::never
-                                        : ColorMode::automatic;
-    opt.verbosity = args.quiet ? -1 : std::min(args.verbose, 2);
-    setup_logging(opt.verbosity);
-    platform::install_interrupt_handler(request_stop);
-
-    platform::NetworkScope network;
-    if (network.error())
-        return fail(exit_code::internal, network.error()->message);
+    const CommandSetup setup(opt.verbosity);
+    if (auto code = setup.failed())
+        return *code;
 
     // The table is the audit's subject: without it there is nothing to do.
     const bool one_port = ranges.size() == 1 && ranges[0].first == ranges[0].last;
     const auto table =
         platform::list_listeners(one_port ? std::optional(ranges[0].first) : std::nullopt);
     if (!table)
-        return fail(exit_code::internal,
-                    fmt::format("cannot list listening sockets: {}", table.error().message));
+        return report_error(exit_code::internal,
+                            fmt::format("cannot list listening sockets: {}", table.error().message));
 
     AuditReport audit;
     audit.filtered = !ranges.empty();
@@ -118,20 +95,9 @@ int run_audit(const AuditArgs& args) {
     conclude_audit(audit);
     spdlog::debug("{} port(s) diagnosed", audit.ports.size());
 
-    std::string out;
-    switch (opt.format) {
-    case Format::text:
-        out = render_audit_text(audit, text_style(opt));
-        break;
-    case Format::json:
-        out = render_audit_json(audit);
-        break;
-    case Format::markdown:
-        out = render_audit_markdown(audit);
-        break;
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    write_report(opt.format, {[&] { return render_audit_text(audit, text_style(opt)); },
+                              [&] { return render_audit_json(audit); },
+                              [&] { return render_audit_markdown(audit); }});
     return audit.exit_code;
 }
 
@@ -142,21 +108,9 @@ Command add_audit_command(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "audit", "every listener a loopback client can reach, and what localhost:PORT costs");
     sub->add_option("port", args->ports, "only these ports: 8000 or 8000-8100 (default: all)");
-    sub->add_option("-t,--timeout", args->timeout,
-                    "give up on one connect after this long "
-                    "(default 5s)");
-    sub->add_option("--threshold", args->threshold,
-                    "a connect, refusal or fallback slower than this is slow (default 100ms)");
-    sub->add_option("--format", args->format, "text, json or markdown (default text)")
-        ->check(CLI::IsMember({"text", "json", "markdown"}));
-    sub->add_flag("--json", args->json, "same as --format json");
-    sub->add_flag("--markdown", args->markdown, "same as --format markdown");
-    sub->add_option("--color", args->color, "auto, always or never (default auto)")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+    add_common_options(*sub, args->common);
     sub->add_flag("--no-pair", args->no_pair,
                   "Windows: probe once per address, without the no-SYN-retry twin");
-    sub->add_flag("-v,--verbose", args->verbose, "log each step on stderr; -vv every socket call");
-    sub->add_flag("-q,--quiet", args->quiet, "print nothing on stderr but errors");
     sub->footer(R"(Lists every listening TCP socket bound to a loopback or wildcard address,
 grouped by port: who listens where (process and pid where this user may see
 them), and what localhost:PORT costs each kind of client. Connects once to

@@ -1,7 +1,7 @@
 #include "loopcheck/cli/cmd_check.hpp"
 
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/cli/logging.hpp"
+#include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/pipeline.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/probe.hpp"
@@ -63,20 +63,16 @@ Result<SelfCheckSetup> set_up_self_check() {
 } // namespace
 
 int run_check(const Options& opt) {
-    setup_logging(opt.verbosity);
-    platform::install_interrupt_handler(request_stop);
-
     std::vector<Target> targets;
     for (const auto& text : opt.targets) {
         auto t = parse_target(text);
         if (!t)
-            return fail(exit_code::usage, t.error().message);
+            return usage_failure(t.error().message);
         targets.push_back(std::move(*t));
     }
-
-    platform::NetworkScope network;
-    if (network.error())
-        return fail(exit_code::internal, network.error()->message);
+    const CommandSetup command(opt.verbosity);
+    if (auto code = command.failed())
+        return *code;
 
     Report report;
     report.loopcheck_version = std::string(version());
@@ -91,8 +87,8 @@ int run_check(const Options& opt) {
     if (targets.empty()) {
         auto setup = set_up_self_check();
         if (!setup)
-            return fail(exit_code::internal,
-                        fmt::format("self-check set-up failed: {}", setup.error().message));
+            return report_error(exit_code::internal,
+                                fmt::format("self-check set-up failed: {}", setup.error().message));
         self = std::move(*setup);
         for (const auto& text : self->targets)
             targets.push_back(std::move(*parse_target(text)));
@@ -120,20 +116,9 @@ int run_check(const Options& opt) {
     const int code = combined_exit_code(report);
     report.exit_code = code;
 
-    std::string out;
-    switch (opt.format) {
-    case Format::text:
-        out = render_text(report, text_style(opt));
-        break;
-    case Format::json:
-        out = render_json(report);
-        break;
-    case Format::markdown:
-        out = render_markdown(report);
-        break;
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    write_report(opt.format, {[&] { return render_text(report, text_style(opt)); },
+                              [&] { return render_json(report); },
+                              [&] { return render_markdown(report); }});
     return code;
 }
 

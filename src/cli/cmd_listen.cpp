@@ -8,8 +8,7 @@
 #include "loopcheck/cli/command.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/listen_spec.hpp"
-#include "loopcheck/cli/logging.hpp"
-#include "loopcheck/cli/pipeline.hpp"
+#include "loopcheck/cli/options.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/probe.hpp"
 
@@ -20,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <variant>
 
 namespace loopcheck {
 
@@ -78,37 +78,17 @@ Result<std::vector<Opened>> open_wanted(const Wanted& w) {
     return *last;
 }
 
-int run_listen(const ListenArgs& args) {
-    setup_logging(args.quiet ? -1 : 0);
-    std::optional<Micros> duration;
-    if (!args.duration.empty()) {
-        auto d = parse_duration(args.duration);
-        if (!d)
-            return usage_failure(fmt::format("--for: {}", d.error().message));
-        if (*d <= Micros{0})
-            return usage_failure("--for must be above 0");
-        duration = *d;
-    }
-    std::vector<ListenSpec> specs;
-    for (const auto& text : args.specs) {
-        auto spec = parse_listen_spec(text);
-        if (!spec)
-            return usage_failure(spec.error().message);
-        specs.push_back(std::move(*spec));
-    }
-
-    platform::NetworkScope network;
-    if (network.error())
-        return fail(exit_code::internal, network.error()->message);
-
-    // Every address of every spec is known and allowed before anything opens.
+/// Every address of every spec, known and allowed before anything opens.
+/// The exit code and its printed error on failure.
+std::variant<std::vector<Wanted>, int> resolve_wanted(const std::vector<ListenSpec>& specs,
+                                                      bool allow_any) {
     std::vector<Wanted> wanted;
     for (const auto& spec : specs) {
         Wanted w{&spec, {}, spec.kind != ListenSpec::Kind::dual};
         if (spec.kind == ListenSpec::Kind::name) {
             auto resolved = platform::resolve(spec.host, spec.port, FamilyFilter::any);
             if (!resolved)
-                return fail(exit_code::unresolved, resolved.error().message);
+                return report_error(exit_code::unresolved, resolved.error().message);
             for (const auto& a : *resolved)
                 if (std::find(w.addresses.begin(), w.addresses.end(), a) == w.addresses.end())
                     w.addresses.push_back(a);
@@ -116,21 +96,16 @@ int run_listen(const ListenArgs& args) {
             w.addresses.push_back(spec.address);
         }
         for (const auto& a : w.addresses)
-            if (auto why = listen_refusal(spec, a); !why.empty() && !args.allow_any)
+            if (auto why = listen_refusal(spec, a); !why.empty() && !allow_any)
                 return usage_failure(why);
         wanted.push_back(std::move(w));
     }
+    return wanted;
+}
 
-    // Before the first "listening on" line: whoever reads it may stop us.
-    platform::install_interrupt_handler(request_stop);
-    std::vector<Opened> sockets;
-    for (const auto& w : wanted) {
-        auto opened = open_wanted(w);
-        if (!opened)
-            return fail(exit_code::internal, opened.error().message);
-        for (auto& o : *opened)
-            sockets.push_back(std::move(o));
-    }
+/// One "listening on ADDRESS" line per socket on stdout, flushed at once so
+/// that a script can read the port that port 0 picked.
+void announce(const std::vector<Opened>& sockets) {
     for (const auto& o : sockets) {
         const bool wildcard6 = o.bound.family == Family::ipv6 && is_unspecified(o.bound);
         std::fputs(
@@ -140,15 +115,11 @@ int run_listen(const ListenArgs& args) {
             stdout);
     }
     std::fflush(stdout);
+}
 
-    const Micros deadline = duration ? platform::monotonic_now() + *duration : Micros::max();
-    if (!args.quiet)
-        std::fputs(
-            duration
-                ? fmt::format("loopcheck: accepting for {}\n", format_duration(*duration)).c_str()
-                : "loopcheck: accepting until Ctrl-C\n",
-            stderr);
-
+/// Accepts and closes on every socket, one thread each, until a stop is
+/// requested or `deadline`; the first accept error stops every thread.
+int serve(const std::vector<Opened>& sockets, Micros deadline, bool quiet) {
     std::atomic<std::size_t> accepted{0};
     std::mutex error_mutex;
     std::optional<Error> error;
@@ -170,7 +141,7 @@ int run_listen(const ListenArgs& args) {
                 if (!*peer)
                     continue;
                 ++accepted;
-                if (!args.quiet)
+                if (!quiet)
                     std::fputs(fmt::format("accepted {} on {}\n", endpoint_string(**peer),
                                            endpoint_string(o.bound))
                                    .c_str(),
@@ -181,12 +152,58 @@ int run_listen(const ListenArgs& args) {
     for (auto& t : threads)
         t.join();
     if (error)
-        return fail(exit_code::internal, error->message);
-    if (!args.quiet)
+        return report_error(exit_code::internal, error->message);
+    if (!quiet)
         std::fputs(
             fmt::format("loopcheck: stopped after {} connection(s)\n", accepted.load()).c_str(),
             stderr);
     return exit_code::healthy;
+}
+
+int run_listen(const ListenArgs& args) {
+    std::optional<Micros> duration;
+    if (!args.duration.empty()) {
+        auto d = parse_duration(args.duration);
+        if (!d)
+            return usage_failure(fmt::format("--for: {}", d.error().message));
+        if (*d <= Micros{0})
+            return usage_failure("--for must be above 0");
+        duration = *d;
+    }
+    std::vector<ListenSpec> specs;
+    for (const auto& text : args.specs) {
+        auto spec = parse_listen_spec(text);
+        if (!spec)
+            return usage_failure(spec.error().message);
+        specs.push_back(std::move(*spec));
+    }
+    // Before the first "listening on" line, the interrupt handler: whoever
+    // reads it may stop us.
+    const CommandSetup setup(args.quiet ? -1 : 0);
+    if (auto code = setup.failed())
+        return *code;
+    auto wanted = resolve_wanted(specs, args.allow_any);
+    if (const int* code = std::get_if<int>(&wanted))
+        return *code;
+
+    std::vector<Opened> sockets;
+    for (const auto& w : std::get<std::vector<Wanted>>(wanted)) {
+        auto opened = open_wanted(w);
+        if (!opened)
+            return report_error(exit_code::internal, opened.error().message);
+        for (auto& o : *opened)
+            sockets.push_back(std::move(o));
+    }
+    announce(sockets);
+
+    const Micros deadline = duration ? platform::monotonic_now() + *duration : Micros::max();
+    if (!args.quiet)
+        std::fputs(
+            duration
+                ? fmt::format("loopcheck: accepting for {}\n", format_duration(*duration)).c_str()
+                : "loopcheck: accepting until Ctrl-C\n",
+            stderr);
+    return serve(sockets, deadline, args.quiet);
 }
 
 } // namespace

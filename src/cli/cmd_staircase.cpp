@@ -1,9 +1,9 @@
 // `loopcheck staircase [TARGET]`: the command line and the probing; the
-// summaries, fit, conclusion and output are in src/staircase.cpp.
+// summaries, fit and conclusion are in src/core/staircase.cpp, the output
+// in src/report/staircase_report.cpp.
 #include "loopcheck/report/staircase_report.hpp"
 #include "loopcheck/cli/command.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/cli/logging.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/probe.hpp"
@@ -29,20 +29,13 @@ constexpr int max_staircase_count = 100;
 struct StaircaseOptions {
     std::string target;
     int count = 3;
-    std::string timeout_text = "5s";
-    bool json = false;
-    int verbose = 0;
+    CommonArgs common;
 };
 
 struct Probed {
     Address address;
     bool reserved = false;
 };
-
-int fail(int code, const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", message).c_str(), stderr);
-    return code;
-}
 
 /// A closed port on 127.0.0.1 and the same port (or any) on ::1, held by
 /// `held` until the probes are done.
@@ -91,11 +84,9 @@ Result<std::vector<Probed>> resolve_target(const Target& t) {
 int run_staircase(const StaircaseOptions& o) {
     if (o.count < 1 || o.count > max_staircase_count)
         return usage_failure(fmt::format("--count must be from 1 to {}", max_staircase_count));
-    auto timeout = parse_duration(o.timeout_text);
-    if (!timeout)
-        return usage_failure(fmt::format("--timeout: {}", timeout.error().message));
-    if (*timeout <= Micros{0} || *timeout > max_timeout)
-        return usage_failure("--timeout must be above 0 and at most 1 hour");
+    auto common = validate_common(o.common);
+    if (!common)
+        return usage_failure(common.error().message);
     std::optional<Target> target;
     if (!o.target.empty()) {
         auto t = parse_target(o.target);
@@ -103,25 +94,23 @@ int run_staircase(const StaircaseOptions& o) {
             return usage_failure(t.error().message);
         target = std::move(*t);
     }
-    setup_logging(std::min(o.verbose, 2));
-
-    platform::NetworkScope network;
-    if (network.error())
-        return fail(exit_code::internal, network.error()->message);
+    const CommandSetup setup(common->verbosity);
+    if (auto code = setup.failed())
+        return *code;
 
     StaircaseReport report;
     report.loopcheck_version = std::string(version());
     report.system = platform::system_facts();
     report.target = o.target;
-    report.timeout = *timeout;
+    report.timeout = common->timeout;
     report.count = o.count;
 
     std::vector<platform::Socket> held;
     auto addresses = target ? resolve_target(*target) : reserve_closed_ports(held, report.notes);
     if (!addresses)
-        return fail(addresses.error().kind == ErrorKind::resolve ? exit_code::unresolved
-                                                                 : exit_code::internal,
-                    addresses.error().message);
+        return report_error(addresses.error().kind == ErrorKind::resolve ? exit_code::unresolved
+                                                                         : exit_code::internal,
+                            addresses.error().message);
 
     // One limit at a time, every address at once. Probes started together
     // finish in the same wait, so a later start reads a shorter latency;
@@ -135,7 +124,7 @@ int run_staircase(const StaircaseOptions& o) {
             for (const auto& p : *addresses)
                 specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
             spdlog::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
-            auto got = probe(specs, *timeout, progress.callback());
+            auto got = probe(specs, common->timeout, progress.callback());
             for (std::size_t a = 0; a < got.size(); ++a)
                 samples[a * limits + l].push_back(std::move(got[a]));
         }
@@ -153,9 +142,9 @@ int run_staircase(const StaircaseOptions& o) {
     }
     report.exit_code = report.incomplete ? exit_code::interrupted : exit_code::healthy;
 
-    const std::string out = o.json ? render_staircase_json(report) : render_staircase_text(report);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    write_report(common->format, {[&] { return render_staircase_text(report); },
+                                  [&] { return render_staircase_json(report); },
+                                  {}});
     return report.exit_code;
 }
 
@@ -169,10 +158,8 @@ Command staircase_command(CLI::App& app) {
     sub->add_option("target", o->target,
                     "host:port that refuses; default: a closed port on 127.0.0.1 and ::1");
     sub->add_option("-n,--count", o->count, "probes per limit (default 3, at most 100)");
-    sub->add_option("-t,--timeout", o->timeout_text,
-                    "give up on one connect after this long (default 5s)");
-    sub->add_flag("--json", o->json, "JSON on stdout instead of text");
-    sub->add_flag("-v,--verbose", o->verbose, "log each step on stderr; -vv every socket call");
+    add_common_options(*sub, o->common,
+                       {.threshold = false, .format = false, .color = false, .quiet = false});
     sub->footer("Exit codes: 0 measured, 2 usage error, 4 the name did not resolve, 5 internal "
                 "error, 130 interrupted. See docs/windows.md (staircase).");
     return {sub, [o] { return run_staircase(*o); }};

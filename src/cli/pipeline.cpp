@@ -79,11 +79,6 @@ std::optional<std::string> read_hosts_file(const std::string& path) {
 
 } // namespace
 
-int fail(int code, const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", message).c_str(), stderr);
-    return code;
-}
-
 void resolve_targets(Report& report, const Options& opt) {
     // Where each name's order comes from: its hosts file lines and the OS's rule.
     const auto hosts = read_hosts_file(report.system.hosts_file);

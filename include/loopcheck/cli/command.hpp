@@ -1,5 +1,5 @@
 // Subcommands (loopcheck staircase, audit, listen): each lives in its own
-// src/cmd_<name>.cpp, registers itself on the CLI11 app and runs when chosen.
+// src/cli/cmd_<name>.cpp, registers itself on the CLI11 app and runs when chosen.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,9 +11,6 @@ struct Command {
     CLI::App* app = nullptr;  ///< the CLI11 subcommand
     std::function<int()> run; ///< called after a successful parse; returns the exit code
 };
-
-/// Prints "loopcheck: error: <message>" on stderr and returns exit code 2.
-int usage_failure(const std::string& message);
 
 /// `loopcheck audit`: every listener a loopback client can reach, and what
 /// localhost:PORT costs (src/cmd_audit.cpp).

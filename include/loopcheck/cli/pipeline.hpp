@@ -13,9 +13,6 @@
 
 namespace loopcheck {
 
-/// Prints "loopcheck: error: <message>" on stderr and returns `code`.
-int fail(int code, const std::string& message);
-
 /// Resolves every target's name (each distinct name once) and fills its
 /// addresses in resolver order; a literal is its own address.
 void resolve_targets(Report& report, const Options& opt);

@@ -1,0 +1,120 @@
+#include "loopcheck/cli/options.hpp"
+
+#include "loopcheck/cli/logging.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/platform/probe.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+std::string one_line(std::string s) {
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    while (!s.empty() && s.back() == ' ')
+        s.pop_back();
+    return s;
+}
+
+} // namespace
+
+void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which) {
+    if (which.timeout)
+        app.add_option("-t,--timeout", args.timeout,
+                       "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)")
+            ->type_name("DURATION");
+    if (which.threshold)
+        app.add_option("--threshold", args.threshold,
+                       "a connect, refusal or fallback slower than this is slow (default 100ms)")
+            ->type_name("DURATION");
+    if (which.format) {
+        app.add_option("--format", args.format, "text, json or markdown (default text)")
+            ->check(CLI::IsMember({"text", "json", "markdown"}))
+            ->type_name("FORMAT");
+        app.add_flag("--json", args.json, "same as --format json");
+        app.add_flag("--markdown", args.markdown, "same as --format markdown");
+    } else {
+        app.add_flag("--json", args.json, "JSON on stdout instead of text");
+    }
+    if (which.color)
+        app.add_option("--color", args.color,
+                       "auto, always or never (default auto; NO_COLOR honoured)")
+            ->check(CLI::IsMember({"auto", "always", "never"}))
+            ->type_name("WHEN");
+    app.add_flag("-v,--verbose", args.verbose, "log each step on stderr; -vv every socket call");
+    if (which.quiet)
+        app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
+}
+
+Result<CommonOptions> validate_common(const CommonArgs& args) {
+    CommonOptions out;
+    auto timeout = parse_duration(args.timeout);
+    if (!timeout)
+        return usage_error(fmt::format("--timeout: {}", timeout.error().message));
+    if (*timeout <= Micros{0} || *timeout > max_timeout)
+        return usage_error("--timeout must be above 0 and at most 1 hour");
+    auto threshold = parse_duration(args.threshold);
+    if (!threshold)
+        return usage_error(fmt::format("--threshold: {}", threshold.error().message));
+    if (*threshold <= Micros{0})
+        return usage_error("--threshold must be above 0");
+    if ((args.json && args.markdown) || ((args.json || args.markdown) && args.format != "text"))
+        return usage_error("choose one output format");
+    if (args.quiet && args.verbose > 0)
+        return usage_error("-q and -v exclude each other");
+    out.timeout = *timeout;
+    out.threshold = *threshold;
+    out.format = args.json || args.format == "json"           ? Format::json
+                 : args.markdown || args.format == "markdown" ? Format::markdown
+                                                              : Format::text;
+    out.color = args.color == "always"  ? ColorMode::always
+                : args.color == "never" ? ColorMode::never
+                                        : ColorMode::automatic;
+    out.verbosity = args.quiet ? -1 : std::min(args.verbose, 2);
+    return out;
+}
+
+void apply_common(Options& opt, const CommonOptions& common) {
+    opt.timeout = common.timeout;
+    opt.threshold = common.threshold;
+    opt.format = common.format;
+    opt.color = common.color;
+    opt.verbosity = common.verbosity;
+}
+
+int report_error(int code, const std::string& message) {
+    std::fputs(fmt::format("loopcheck: error: {}\n", one_line(message)).c_str(), stderr);
+    return code;
+}
+
+int usage_failure(const std::string& message) {
+    return report_error(exit_code::usage, message);
+}
+
+void write_report(Format format, const Renderings& renderings) {
+    const auto& render = format == Format::json       ? renderings.json
+                         : format == Format::markdown ? renderings.markdown
+                                                      : renderings.text;
+    const std::string out = render ? render() : renderings.text();
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+}
+
+CommandSetup::CommandSetup(int verbosity) {
+    setup_logging(verbosity);
+    platform::install_interrupt_handler(request_stop);
+    if (network_.error())
+        report_error(exit_code::internal, network_.error()->message);
+}
+
+std::optional<int> CommandSetup::failed() const {
+    if (network_.error())
+        return exit_code::internal;
+    return std::nullopt;
+}
+
+} // namespace loopcheck
