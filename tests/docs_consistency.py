@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Every long option --help lists must be documented in docs/usage.md, the
-man page and the bash completion, and every exit code in README.md; so docs
-cannot silently fall behind the code."""
+man page and the bash completion, every exit code in README.md, and every
+source file (and every header without a source) in docs/hacking.md's
+layout; so docs cannot silently fall behind the code."""
+import pathlib
 import re
 import subprocess
 import sys
@@ -25,8 +27,21 @@ for code in ["0", "1", "2", "3", "4", "5", "130"]:
         failures.append(f"exit code {code} is not in README.md's table")
     if f"  {code} " not in help_text:
         failures.append(f"exit code {code} is not in --help")
+hacking = open(f"{root}/docs/hacking.md", encoding="utf-8").read()
+src = pathlib.Path(root, "src")
+include = pathlib.Path(root, "include", "loopcheck")
+files = [p.relative_to(src).as_posix() for p in src.rglob("*.cpp")]
+sources = {f[: -len(".cpp")] for f in files}
+files += [
+    p.relative_to(include).as_posix()
+    for p in include.rglob("*.hpp")
+    if p.relative_to(include).as_posix()[: -len(".hpp")] not in sources
+]
+for name in sorted(files):
+    if f"`{name}`" not in hacking:
+        failures.append(f"{name} is not in docs/hacking.md's layout")
 for f in failures:
     print("FAIL", f)
-checked = len(options) * len(docs) + 14
+checked = len(options) * len(docs) + 14 + len(files)
 print(f"{checked - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -3,7 +3,7 @@
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/listen_spec.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
 #include "support/helpers.hpp"

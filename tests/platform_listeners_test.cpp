@@ -1,7 +1,7 @@
 // platform::list_listeners against listeners the test opens itself, and
 // against `loopcheck listen` running as a child process.
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
 #include "support/helpers.hpp"

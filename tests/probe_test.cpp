@@ -1,6 +1,6 @@
 // The platform layer against real sockets the test opens itself.
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

@@ -2,13 +2,13 @@
 // keeps every listener a loopback client can reach (loopback and wildcard
 // binds), and runs the check pipeline on localhost:PORT for all of their
 // ports at once, so every port gets the same diagnosis `loopcheck
-// localhost:PORT` gives, plus the audit's own flags (src/audit.cpp).
+// localhost:PORT` gives, plus the audit's own flags (src/core/audit.cpp).
 #include "loopcheck/core/audit.hpp"
 #include "loopcheck/cli/command.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/pipeline.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/report/audit_report.hpp"
 #include "loopcheck/cli/version.hpp"
 

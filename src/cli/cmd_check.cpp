@@ -4,7 +4,7 @@
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/pipeline.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/core/selfcheck.hpp"
 #include "loopcheck/cli/version.hpp"
 

@@ -10,7 +10,7 @@
 #include "loopcheck/core/listen_spec.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -6,7 +6,7 @@
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/cli/progress.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/target.hpp"

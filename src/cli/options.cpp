@@ -2,7 +2,7 @@
 
 #include "loopcheck/cli/logging.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

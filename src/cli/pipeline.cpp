@@ -7,7 +7,7 @@
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/hosts.hpp"
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/cli/progress.hpp"
 #include "loopcheck/core/quick.hpp"
 #include "loopcheck/core/syn_policy.hpp"

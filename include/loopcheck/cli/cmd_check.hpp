@@ -1,4 +1,4 @@
-// The pipeline: parse targets, resolve, probe, summarise, diagnose, report.
+// `loopcheck [TARGET...]`: the check itself (src/cli/cmd_check.cpp): parse
 #pragma once
 
 #include "loopcheck/cli/options.hpp"

@@ -13,13 +13,13 @@ struct Command {
 };
 
 /// `loopcheck audit`: every listener a loopback client can reach, and what
-/// localhost:PORT costs (src/cmd_audit.cpp).
+/// localhost:PORT costs (src/cli/cmd_audit.cpp).
 Command add_audit_command(CLI::App& app);
 
 /// `loopcheck listen`: throwaway listeners to reproduce a set-up
-/// (src/cmd_listen.cpp).
+/// (src/cli/cmd_listen.cpp).
 Command add_listen_command(CLI::App& app);
-/// `loopcheck staircase [TARGET]` (src/cmd_staircase.cpp).
+/// `loopcheck staircase [TARGET]` (src/cli/cmd_staircase.cpp).
 Command staircase_command(CLI::App& app);
 
 } // namespace loopcheck

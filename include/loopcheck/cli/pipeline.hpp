@@ -1,5 +1,5 @@
-// The steps of a check, shared by `loopcheck TARGET...` (app.cpp) and
-// `loopcheck audit` (cmd_audit.cpp): resolve, read the listener table,
+// The steps of a check, shared by `loopcheck TARGET...` (cmd_check.cpp) and
+// `loopcheck audit` (cli/cmd_audit.cpp): resolve, read the listener table,
 // probe every address concurrently, summarise and diagnose.
 #pragma once
 

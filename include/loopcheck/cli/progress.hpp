@@ -1,7 +1,7 @@
 // The live "waiting for [::1]:11434 ... 1.2 s" line on stderr.
 #pragma once
 
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 
 namespace loopcheck {
 

@@ -1,8 +1,8 @@
 // `loopcheck audit`: every listening socket a loopback client can reach,
 // grouped by port, with what `localhost:PORT` costs each client model. The
 // pure part lives here (port filters, grouping, flags, the summary);
-// src/cmd_audit.cpp runs the check pipeline around it and
-// src/report_audit.cpp renders it.
+// src/cli/cmd_audit.cpp runs the check pipeline around it and
+// src/report/audit_report.cpp renders it.
 #pragma once
 
 #include "loopcheck/core/report.hpp"

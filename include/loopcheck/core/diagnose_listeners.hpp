@@ -1,6 +1,6 @@
 // The diagnosis's words when the listener table is known: who listens where
 // on the target's port, and what that means for the target. Pure helpers
-// of diagnose() (src/diagnose.cpp); docs/diagnosis.md, "Listeners".
+// of diagnose() (src/core/diagnose.cpp); docs/diagnosis.md, "Listeners".
 #pragma once
 
 #include "loopcheck/core/diagnose.hpp"

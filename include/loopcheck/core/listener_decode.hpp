@@ -21,7 +21,7 @@ namespace loopcheck::decode {
 // --- Linux: NETLINK_SOCK_DIAG (sock_diag(7), linux/inet_diag.h). ----------
 
 /// The kernel ABI as linux/netlink.h, linux/sock_diag.h and
-/// linux/inet_diag.h define it; platform_linux_listeners.cpp checks every
+/// linux/inet_diag.h define it; platform/linux/listener_table.cpp checks every
 /// value against those headers.
 namespace sock_diag_layout {
 inline constexpr std::size_t nlmsghdr_size = 16;
@@ -88,7 +88,7 @@ std::string name_from_comm(std::string_view contents);
 // --- Windows: GetExtendedTcpTable (iprtrmib.h, tcpmib.h). -----------------
 
 /// MIB_TCPTABLE_OWNER_PID and MIB_TCP6TABLE_OWNER_PID as iprtrmib.h lays
-/// them out; platform_win32_listeners.cpp checks them against the SDK.
+/// them out; platform/win32/listener_table.cpp checks them against the SDK.
 namespace mib_layout {
 inline constexpr std::size_t count_size = 4; ///< DWORD dwNumEntries
 /// MIB_TCPROW_OWNER_PID: dwState, dwLocalAddr, dwLocalPort, dwRemoteAddr,

@@ -60,7 +60,7 @@ struct Sample {
     /// Cut short by Ctrl-C / SIGTERM: not a measurement.
     bool interrupted = false;
     /// --quick: not measured but inferred from the no-SYN-retry probe and
-    /// the retry limit (src/quick.cpp).
+    /// the retry limit (src/core/quick.cpp).
     bool inferred = false;
     std::string option_error_name; ///< the OS's name for option_error, e.g. "WSAEOPNOTSUPP"
 };

@@ -54,7 +54,7 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
 
 /// Non-blocking connects in flight, waited on together: the one connect
 /// primitive each OS implements. probe() and the client emulation are
-/// built on it (src/probe.cpp, src/emulate.cpp).
+/// built on it (src/platform/common/probe.cpp, src/platform/common/emulation_run.cpp).
 class ConnectSet {
 public:
     using Id = std::size_t;

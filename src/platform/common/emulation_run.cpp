@@ -4,7 +4,7 @@
 
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 
 #include <algorithm>
 #include <spdlog/spdlog.h>

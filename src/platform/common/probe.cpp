@@ -1,4 +1,4 @@
-#include "loopcheck/platform/probe.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,6 +1,6 @@
 // The POSIX platform layer's facts about the machine and the terminal:
 // system_facts(), the interrupt handler, is_terminal(), terminal_width().
-// The sockets are in platform_posix.cpp. Linux-only parts are marked.
+// The sockets are in platform/posix/connect.cpp. Linux-only parts are marked.
 #include "loopcheck/platform/platform.hpp"
 
 #include <atomic>

@@ -1,8 +1,8 @@
 // The platform layer for Windows: Winsock 2, select(), getaddrinfo(). It
-// mirrors src/platform_posix.cpp. The sockets loopcheck holds itself
-// (listeners, closed ports) are in src/platform_win32_listen.cpp, system
-// facts and the console in src/platform_win32_facts.cpp, shared socket
-// helpers in src/platform_win32_sockets.cpp. docs/windows.md explains each call.
+// mirrors src/platform/posix/connect.cpp. The sockets loopcheck holds itself
+// (listeners, closed ports) are in src/platform/win32/owned_sockets.cpp, system
+// facts and the console in src/platform/win32/facts.cpp, shared socket
+// helpers in src/platform/win32/socket_helpers.cpp. docs/windows.md explains each call.
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/core/windows_tcp_info.hpp"
@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-// After the Winsock headers (platform_win32_sockets.hpp) it relies on.
+// After the Winsock headers (platform/win32/socket_helpers.hpp) it relies on.
 #include "loopcheck/platform/common/sockaddr.hpp"
 
 namespace loopcheck::platform {

@@ -1,6 +1,6 @@
 // Socket helpers the Windows platform files share: address conversion,
 // opening a socket, WSA messages, select() timeouts. Private to
-// src/platform_win32*.cpp.
+// src/platform/win32/*.cpp.
 #pragma once
 
 #include "loopcheck/core/address.hpp"

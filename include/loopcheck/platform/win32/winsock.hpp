@@ -1,5 +1,5 @@
 // The Windows headers, in the one order that compiles, for the
-// src/platform_win32*.cpp files only. Include it ahead of every <...>
+// src/platform/win32/*.cpp files only. Include it ahead of every <...>
 // include (clang-format puts it right after the loopcheck/ headers, which
 // include no OS header), so that every file sees the same FD_SETSIZE and
 // no library pulls in windows.h before it.
