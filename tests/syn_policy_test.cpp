@@ -51,7 +51,7 @@ TEST_CASE("the policy mapping: default is not set, no-retries is 0xFE, N is N", 
     CHECK(initial_rto_for(SynPolicy::fixed, 5)->rtt == 0);
 }
 
-TEST_CASE("-vv names the call with its values", "[syn_policy]") {
+TEST_CASE("the ioctl log line (-vv) names the call with its values", "[syn_policy]") {
     CHECK(initial_rto_call_text(fixed_syn_retransmissions(0)) ==
           "SIO_TCP_INITIAL_RTO(Rtt=0, MaxSynRetransmissions=254)");
     CHECK(initial_rto_call_text(fixed_syn_retransmissions(3)) ==
