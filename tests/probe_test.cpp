@@ -4,6 +4,7 @@
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 
+#include <thread>
 #include <vector>
 
 using namespace loopcheck;
@@ -208,4 +209,52 @@ TEST_CASE("the SYN-retry option is applied, or refused with the OS's code",
             }
         }
     }
+}
+
+TEST_CASE("interrupt_waits() ends a wait on a connect that hangs", "[probe][integration]") {
+    // What the Windows console handler does after a Ctrl-C: it runs on a
+    // thread of its own, so only this wakes the select() in wait().
+    Net net;
+    // A connect that stays pending: a listener whose one-slot queue is full
+    // (Linux and Wine drop the SYN; Windows refuses it, and then there is
+    // nothing pending to wake).
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 0);
+    const auto addr = make_ipv4(127, 0, 0, 1, port_of(l));
+    for (int i = 0; i < 3 && probe_one(addr, 300ms).outcome != Outcome::timeout; ++i) {
+    }
+    platform::ConnectSet set;
+    const auto id = set.start({addr});
+    REQUIRE(id);
+    const auto first = set.wait(200ms);
+    if (!first.empty())
+        LC_SKIP("no connect stays pending here (a full queue refuses it)");
+    if (!platform::interrupt_waits())
+        LC_SKIP("no wake path on this platform: a signal interrupts poll() itself");
+
+    // The wake was sent before this wait: it must not be lost.
+    auto t0 = platform::monotonic_now();
+    auto done = set.wait(10s);
+    CHECK(done.empty());
+    CHECK(platform::monotonic_now() - t0 < 2s);
+
+    // A wake from another thread while the wait sleeps.
+    std::thread waker([] {
+        std::this_thread::sleep_for(300ms);
+        platform::interrupt_waits();
+    });
+    t0 = platform::monotonic_now();
+    done = set.wait(10s);
+    const auto waited = platform::monotonic_now() - t0;
+    waker.join();
+    CHECK(done.empty());
+    CHECK(waited >= 250ms);
+    CHECK(waited < 3s); // not the 10 s it was given
+    CHECK(set.pending() == 1);
+
+    // Drained: the next wait sleeps again until its own timeout.
+    t0 = platform::monotonic_now();
+    done = set.wait(300ms);
+    CHECK(done.empty());
+    CHECK(platform::monotonic_now() - t0 >= 250ms);
+    (void)set.abandon(*id);
 }

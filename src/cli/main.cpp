@@ -2,11 +2,14 @@
 // the library so that tests can reach it.
 #include "loopcheck/cli/cli.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/platform/platform.hpp"
 
 #include <cstdio>
 #include <exception>
 
 int main(int argc, char** argv) {
+    // Windows: the console shows the UTF-8 loopcheck writes (names, messages).
+    const loopcheck::platform::Utf8Console console;
     try {
         return loopcheck::run_cli(argc, argv);
     } catch (const std::exception& e) {

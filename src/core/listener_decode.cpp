@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <fmt/format.h>
 
 namespace loopcheck::decode {
 
@@ -194,6 +195,40 @@ std::optional<std::vector<MibRow>> decode_mib_tcp_table(std::span<const std::uin
 std::string image_base_name(std::string_view path) {
     const auto slash = path.find_last_of("\\/");
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::optional<std::vector<MibRow>> join_mib_tables(std::span<const MibTableRead> reads,
+                                                   std::string& missing) {
+    std::vector<MibRow> rows;
+    bool any = false;
+    missing.clear();
+    for (const auto& r : reads) {
+        if (r.rows) {
+            any = true;
+            rows.insert(rows.end(), r.rows->begin(), r.rows->end());
+            continue;
+        }
+        missing += fmt::format("{}{} listeners could not be listed: {}", missing.empty() ? "" : "; ",
+                               r.family == Family::ipv4 ? "IPv4" : "IPv6",
+                               r.error.empty() ? "no reason given" : r.error);
+    }
+    if (!any)
+        return std::nullopt;
+    return rows;
+}
+
+std::string windows_owner_name(std::uint32_t pid, std::string_view full_path,
+                               std::span<const WindowsProcess> snapshot) {
+    if (pid == 0)
+        return {};
+    if (pid == windows_system_pid)
+        return "System";
+    if (!full_path.empty())
+        return image_base_name(full_path);
+    for (const auto& p : snapshot)
+        if (p.pid == pid)
+            return p.exe_file;
+    return {};
 }
 
 std::optional<Listener> listener_from_macos(const MacTcpSocket& s) {

@@ -11,8 +11,9 @@ retry_limit_for_inference(const std::vector<std::pair<std::string, std::string>>
     for (const auto& [key, value] : tcp_settings) {
         if (key != max_syn_retransmissions_key)
             continue;
-        // One number when every template agrees; "Internet=4, ..." or
-        // "unknown" otherwise, and then the default is assumed.
+        // One number when the template that applies could be picked (or
+        // every template agrees); "Internet=4, ..." or "unknown" otherwise,
+        // and then the default is assumed.
         int n = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
         if (ec == std::errc{} && end == value.data() + value.size() && n >= 0 && n <= 255)

@@ -69,6 +69,20 @@ std::string_view staircase_shape_name(StaircaseShape s) noexcept {
     return "unclear";
 }
 
+std::string_view kernel_count_name(KernelCount k) noexcept {
+    switch (k) {
+    case KernelCount::missing:
+        return "missing";
+    case KernelCount::agrees:
+        return "agrees";
+    case KernelCount::disagrees:
+        return "disagrees";
+    case KernelCount::not_compared:
+        return "not-compared";
+    }
+    return "missing";
+}
+
 std::string_view syn_limit_option(Os os) noexcept {
     if (os == Os::windows)
         return "SIO_TCP_INITIAL_RTO MaxSynRetransmissions";
@@ -119,17 +133,18 @@ StaircaseAddress conclude_staircase(const Address& address, bool reserved,
     }
 
     std::vector<double> x, y;
-    bool all_counted = true, any_retransmitted = false;
+    int counted = 0;
+    bool any_retransmitted = false;
     for (const auto& s : st) {
         if (!fittable(s))
             continue;
         out.fitted_limits.push_back(s.limit);
         x.push_back(s.limit);
         y.push_back(to_ms(s.latency.median));
-        if (!s.syn_retransmissions)
-            all_counted = false;
-        else if (*s.syn_retransmissions > 0)
-            any_retransmitted = true;
+        if (s.syn_retransmissions) {
+            ++counted;
+            any_retransmitted = any_retransmitted || *s.syn_retransmissions > 0;
+        }
     }
     out.fit_ms = fit_line(x, y);
 
@@ -164,21 +179,45 @@ StaircaseAddress conclude_staircase(const Address& address, bool reserved,
     const double step = out.fit_ms->slope;
     const double base = out.fit_ms->intercept;
     const auto step_us = step * 1000.0;
-    if (all_counted) {
-        out.shape = any_retransmitted ? StaircaseShape::retried : StaircaseShape::flat;
-    } else if (step_us >= static_cast<double>(staircase_step_min.count())) {
+    // The times decide; see conclude_staircase() in the header for why the
+    // kernel's count does not.
+    if (step_us >= static_cast<double>(staircase_step_min.count()))
         out.shape = StaircaseShape::retried;
-    } else if (std::abs(step_us) < static_cast<double>(staircase_flat_max.count())) {
+    else if (std::abs(step_us) < static_cast<double>(staircase_flat_max.count()))
         out.shape = StaircaseShape::flat;
-    } else {
+    else
         out.shape = StaircaseShape::unclear;
-    }
 
-    const std::string evidence =
-        all_counted
-            ? (any_retransmitted ? " The kernel counted SYN retransmissions after the reset."
-                                 : " The kernel counted no SYN retransmission at any limit.")
-            : "";
+    const std::string counted_at =
+        counted == static_cast<int>(out.fitted_limits.size())
+            ? std::string("at every limit")
+            : fmt::format("at {} of {} limits", counted, out.fitted_limits.size());
+    std::string evidence;
+    if (counted == 0) {
+        out.kernel_count = KernelCount::missing;
+    } else if (out.shape == StaircaseShape::unclear) {
+        out.kernel_count = KernelCount::not_compared;
+    } else if ((out.shape == StaircaseShape::retried) == any_retransmitted) {
+        out.kernel_count = KernelCount::agrees;
+        evidence = any_retransmitted
+                       ? fmt::format(" The kernel's count agrees: it counted SYN "
+                                     "retransmissions after the reset ({}).",
+                                     counted_at)
+                       : fmt::format(" The kernel's count agrees: no SYN retransmission ({}).",
+                                     counted_at);
+    } else {
+        out.kernel_count = KernelCount::disagrees;
+        evidence = any_retransmitted
+                       ? fmt::format(" The kernel's count disagrees: it counted SYN "
+                                     "retransmissions ({}) although the times do not climb; "
+                                     "the times decide.",
+                                     counted_at)
+                       : fmt::format(" The kernel's count disagrees: it counted no SYN "
+                                     "retransmission ({}) although the times climb; the "
+                                     "times decide (the count may not cover SYNs resent "
+                                     "after a reset).",
+                                     counted_at);
+    }
     switch (out.shape) {
     case StaircaseShape::retried:
         out.conclusion = fmt::format(

@@ -1,6 +1,7 @@
 #include "loopcheck/core/syn_policy.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace loopcheck {
 
@@ -9,7 +10,29 @@ InitialRtoParameters no_syn_retransmissions() noexcept {
 }
 
 InitialRtoParameters fixed_syn_retransmissions(int n) noexcept {
-    return {0, static_cast<std::uint8_t>(std::clamp(n, 0, 253))};
+    const int count = std::clamp(n, 0, max_syn_retransmissions_count);
+    // 0 is TCP_INITIAL_RTO_DEFAULT_MAX_SYN_RETRANSMISSIONS on the wire:
+    // "none" has its own value.
+    if (count == 0)
+        return no_syn_retransmissions();
+    return {0, static_cast<std::uint8_t>(count)};
+}
+
+std::optional<InitialRtoParameters> initial_rto_for(SynPolicy policy, int n) noexcept {
+    switch (policy) {
+    case SynPolicy::system_default:
+        return std::nullopt;
+    case SynPolicy::no_retries:
+        return no_syn_retransmissions();
+    case SynPolicy::fixed:
+        return fixed_syn_retransmissions(n);
+    }
+    return std::nullopt;
+}
+
+std::string initial_rto_call_text(const InitialRtoParameters& p) {
+    return fmt::format("SIO_TCP_INITIAL_RTO(Rtt={}, MaxSynRetransmissions={})", p.rtt,
+                       p.max_syn_retransmissions);
 }
 
 bool windows_supports_no_syn_retries(std::uint32_t build) noexcept {

@@ -153,6 +153,8 @@ std::string render_staircase_json(const StaircaseReport& r) {
         } else {
             w.null();
         }
+        // The kernel's SYN count against the fitted shape: corroboration only.
+        w.key("kernel_count").value(kernel_count_name(a.kernel_count));
         w.key("conclusion").value(a.conclusion);
         w.key("steps").begin_array();
         for (const auto& s : a.steps) {

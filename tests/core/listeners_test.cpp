@@ -430,3 +430,62 @@ TEST_CASE("owners and bound addresses in words", "[listeners]") {
     CHECK(listeners_on_port(table, 80).size() == 2);
     CHECK(listeners_on_port(table, 82).empty());
 }
+
+TEST_CASE("Windows: owners come from the process snapshot, without admin", "[listeners][decode]") {
+    // Process32NextW's rows on a machine with PostgreSQL and MySQL running
+    // as services: OpenProcess refuses a normal user there, so there is
+    // no full path, but the snapshot still names them.
+    const std::vector<WindowsProcess> snapshot{{0, "[System Process]"}, {4, "System"},
+                                               {1312, "postgres.exe"}, {2208, "mysqld.exe"},
+                                               {7720, "ollama.exe"}};
+    CHECK(windows_owner_name(1312, "", snapshot) == "postgres.exe");
+    CHECK(windows_owner_name(2208, "", snapshot) == "mysqld.exe");
+    // Where the process may be opened, the full path gives the name.
+    CHECK(windows_owner_name(7720, "C:\\Users\\me\\AppData\\Local\\Programs\\Ollama\\ollama.exe",
+                             snapshot) == "ollama.exe");
+    CHECK(windows_owner_name(9999, "C:\\tools\\started-later.exe", snapshot) ==
+          "started-later.exe");
+    // Pid 4 owns http.sys's listeners (IIS, WinRM, URL reservations).
+    CHECK(windows_owner_name(4, "", {}) == "System");
+    CHECK(windows_owner_name(windows_system_pid, "", snapshot) == "System");
+    // Pid 0 owns nothing: the table does not know (Wine says 0 for all).
+    CHECK(windows_owner_name(0, "", snapshot).empty());
+    CHECK(windows_owner_name(0, "C:\\x.exe", snapshot).empty());
+    // Gone between the table and the snapshot.
+    CHECK(windows_owner_name(4242, "", snapshot).empty());
+}
+
+TEST_CASE("Windows: a failed IPv6 table keeps the IPv4 rows and says what is missing",
+          "[listeners][decode]") {
+    MibRow v4;
+    v4.local = make_ipv4(127, 0, 0, 1, 5432);
+    v4.state = mib_tcp_state_listen;
+    v4.pid = 1312;
+    MibTableRead ipv4{Family::ipv4, std::vector<MibRow>{v4}, ""};
+    MibTableRead ipv6{Family::ipv6, std::nullopt, "GetExtendedTcpTable failed: error 50"};
+    std::vector<MibTableRead> reads{ipv4, ipv6};
+    std::string missing;
+    auto rows = join_mib_tables(reads, missing);
+    REQUIRE(rows);
+    REQUIRE(rows->size() == 1);
+    CHECK((*rows)[0].local.port == 5432);
+    CHECK(missing == "IPv6 listeners could not be listed: GetExtendedTcpTable failed: error 50");
+
+    // Both read: nothing missing, IPv4 rows first.
+    MibRow v6;
+    v6.local = ipv6_loopback(8080);
+    v6.state = mib_tcp_state_listen;
+    reads[1] = {Family::ipv6, std::vector<MibRow>{v6}, ""};
+    rows = join_mib_tables(reads, missing);
+    REQUIRE(rows);
+    CHECK(rows->size() == 2);
+    CHECK((*rows)[1].local.family == Family::ipv6);
+    CHECK(missing.empty());
+
+    // Neither: no table at all, and each reason is kept.
+    reads[0] = {Family::ipv4, std::nullopt, "error 1"};
+    reads[1] = {Family::ipv6, std::nullopt, "error 2"};
+    CHECK_FALSE(join_mib_tables(reads, missing));
+    CHECK(missing == "IPv4 listeners could not be listed: error 1; IPv6 listeners could not be "
+                     "listed: error 2");
+}

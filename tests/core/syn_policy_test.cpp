@@ -11,15 +11,51 @@ TEST_CASE("the Windows build gate is libuv's: 10.0.16299 (1709)", "[syn_policy]"
 }
 
 TEST_CASE("the ioctl payload", "[syn_policy]") {
+    // mstcpip.h: SIO_TCP_INITIAL_RTO is _WSAIOW(IOC_VENDOR,17); DEFAULT is
+    // 0, NO_SYN_RETRANSMISSIONS (UCHAR)-2, UNSPECIFIED (UCHAR)-1.
     CHECK(sio_tcp_initial_rto == 0x98000011u);
+    CHECK(tcp_initial_rto_default_max_syn_retransmissions == 0);
+    CHECK(tcp_initial_rto_no_syn_retransmissions == 0xFE);
+    CHECK(tcp_initial_rto_unspecified_max_syn_retransmissions == 0xFF);
     auto p = no_syn_retransmissions();
     CHECK(p.rtt == 0);
     CHECK(p.max_syn_retransmissions == 0xFE);
-    CHECK(fixed_syn_retransmissions(0).max_syn_retransmissions == 0);
+    CHECK(fixed_syn_retransmissions(1).max_syn_retransmissions == 1);
     CHECK(fixed_syn_retransmissions(4).max_syn_retransmissions == 4);
+    CHECK(fixed_syn_retransmissions(253).max_syn_retransmissions == 253);
     // 254 and 255 are sentinels (NO_SYN, UNSPECIFIED): never send them as a count.
     CHECK(fixed_syn_retransmissions(300).max_syn_retransmissions == 253);
-    CHECK(fixed_syn_retransmissions(-1).max_syn_retransmissions == 0);
+}
+
+TEST_CASE("limit 0 is NO_SYN_RETRANSMISSIONS, never 0 (which asks for the system default)",
+          "[syn_policy]") {
+    // The bug this guards against: MaxSynRetransmissions = 0 is
+    // TCP_INITIAL_RTO_DEFAULT_MAX_SYN_RETRANSMISSIONS, so "--syn-retries 0"
+    // and staircase limit 0 took Windows' default ~2 s.
+    CHECK(fixed_syn_retransmissions(0).max_syn_retransmissions == 0xFE);
+    CHECK(fixed_syn_retransmissions(0) == no_syn_retransmissions());
+    CHECK(fixed_syn_retransmissions(-1).max_syn_retransmissions == 0xFE);
+    for (int n = -3; n <= 300; ++n)
+        CHECK(fixed_syn_retransmissions(n).max_syn_retransmissions !=
+              tcp_initial_rto_default_max_syn_retransmissions);
+}
+
+TEST_CASE("the policy mapping: default is not set, no-retries is 0xFE, N is N", "[syn_policy]") {
+    CHECK_FALSE(initial_rto_for(SynPolicy::system_default, 0).has_value());
+    CHECK_FALSE(initial_rto_for(SynPolicy::system_default, 3).has_value());
+    REQUIRE(initial_rto_for(SynPolicy::no_retries, 0).has_value());
+    CHECK(initial_rto_for(SynPolicy::no_retries, 7)->max_syn_retransmissions == 0xFE);
+    CHECK(initial_rto_for(SynPolicy::fixed, 0)->max_syn_retransmissions == 0xFE);
+    CHECK(initial_rto_for(SynPolicy::fixed, 2)->max_syn_retransmissions == 2);
+    CHECK(initial_rto_for(SynPolicy::fixed, 5)->max_syn_retransmissions == 5);
+    CHECK(initial_rto_for(SynPolicy::fixed, 5)->rtt == 0);
+}
+
+TEST_CASE("the ioctl log line (-vv) names the call with its values", "[syn_policy]") {
+    CHECK(initial_rto_call_text(fixed_syn_retransmissions(0)) ==
+          "SIO_TCP_INITIAL_RTO(Rtt=0, MaxSynRetransmissions=254)");
+    CHECK(initial_rto_call_text(fixed_syn_retransmissions(3)) ==
+          "SIO_TCP_INITIAL_RTO(Rtt=0, MaxSynRetransmissions=3)");
 }
 
 TEST_CASE("pairing: Windows at or above the gate, loopback only", "[syn_policy]") {

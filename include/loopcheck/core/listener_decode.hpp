@@ -117,9 +117,50 @@ struct MibRow {
 std::optional<std::vector<MibRow>> decode_mib_tcp_table(std::span<const std::uint8_t> table,
                                                         Family family);
 
+/// One family's table as the platform read it: the decoded rows, or why
+/// there are none ("GetExtendedTcpTable failed: error 50").
+struct MibTableRead {
+    Family family = Family::ipv4;
+    std::optional<std::vector<MibRow>> rows;
+    std::string error;
+};
+
+/// The rows of every family that could be read, in the order given; one
+/// that failed only adds a line to `missing` ("IPv6 listeners could not be
+/// listed: ..."), so a failed AF_INET6 table keeps the IPv4 rows. nullopt
+/// when no family could be read (then `missing` says why for each).
+std::optional<std::vector<MibRow>> join_mib_tables(std::span<const MibTableRead> reads,
+                                                   std::string& missing);
+
 /// The file name of a Windows image path: "C:\\bin\\ollama.exe" gives
 /// "ollama.exe".
 std::string image_base_name(std::string_view path);
+
+/// One process as CreateToolhelp32Snapshot + Process32NextW list it: its
+/// pid and szExeFile, which is the file name only ("postgres.exe"). The
+/// snapshot needs no access to the process itself, so it names services
+/// running as LocalSystem or NetworkService, which OpenProcess refuses a
+/// user without admin.
+struct WindowsProcess {
+    std::uint32_t pid = 0;
+    std::string exe_file;
+};
+
+/// Pid 4, the kernel's "System" process. It owns the listeners of http.sys:
+/// IIS, WinRM, and every program that serves through an HTTP.sys URL
+/// reservation.
+inline constexpr std::uint32_t windows_system_pid = 4;
+
+/// The owner name the listener table shows for `pid`:
+/// - "" for pid 0: the idle process holds no socket, so a table that says
+///   0 does not know the owner (Wine's tables always say 0);
+/// - "System" for pid 4, as Task Manager names it;
+/// - the file name of `full_path` (QueryFullProcessImageNameW, where this
+///   user may open the process);
+/// - else the snapshot's szExeFile for that pid;
+/// - else "" (the process ended between the table and the snapshot).
+std::string windows_owner_name(std::uint32_t pid, std::string_view full_path,
+                               std::span<const WindowsProcess> snapshot);
 
 // --- macOS: proc_pidfdinfo(PROC_PIDFDSOCKETINFO) (sys/proc_info.h). --------
 

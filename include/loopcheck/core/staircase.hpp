@@ -64,6 +64,17 @@ inline constexpr Micros staircase_step_min{100'000};
 /// itself takes well under a millisecond where resets are final.
 inline constexpr Micros staircase_flat_max{10'000};
 
+/// How the kernel's SYN retransmission counts (Linux TCP_INFO, Windows
+/// SIO_TCP_INFO SynRetrans) compare with the shape the timing fit gave.
+enum class KernelCount : std::uint8_t {
+    missing,      ///< no fitted step has a count (Wine; macOS; Windows if it stops answering)
+    agrees,       ///< counts above 0 with a staircase, 0 everywhere when flat
+    disagrees,    ///< the counts say the opposite of the times; the times win
+    not_compared, ///< counts exist, but the times gave no clear shape
+};
+
+std::string_view kernel_count_name(KernelCount k) noexcept;
+
 struct StaircaseAddress {
     Address address;
     bool reserved = false; ///< a closed port loopcheck bound for the run
@@ -73,12 +84,16 @@ struct StaircaseAddress {
     std::optional<LineFit> fit_ms;
     std::vector<int> fitted_limits;
     StaircaseShape shape = StaircaseShape::unclear;
+    KernelCount kernel_count = KernelCount::missing;
     std::string conclusion; ///< plain words, from the above and `os`
 };
 
-/// The kernel's counts decide when every fitted step has one (0 everywhere
-/// is flat, any retransmission a staircase); otherwise the fitted slope
-/// does, against staircase_step_min and staircase_flat_max.
+/// The fitted slope decides the shape, against staircase_step_min and
+/// staircase_flat_max. The kernel's counts only corroborate: nothing
+/// documents that Windows' SIO_TCP_INFO still answers after a failed
+/// connect or counts the SYNs sent again after a reset, so a count of 0
+/// must not turn a clean 500 ms staircase into "not retried". When the
+/// counts say otherwise the conclusion says so (kernel_count).
 StaircaseAddress conclude_staircase(const Address& address, bool reserved,
                                     std::vector<StairStep> steps, Os os);
 

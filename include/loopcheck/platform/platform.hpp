@@ -151,7 +151,29 @@ SystemFacts system_facts();
 /// Calls `on_interrupt` on Ctrl-C or SIGTERM (Ctrl-C and Ctrl-Break on
 /// Windows); a third one ends the process at once with exit code 130.
 /// `on_interrupt` must be safe in a signal handler (an atomic store).
+/// Then it wakes the wait in progress (interrupt_waits()).
 void install_interrupt_handler(void (*on_interrupt)()) noexcept;
+
+/// Ends the ConnectSet::wait() in progress now, or the next one when none
+/// is in progress, from any thread; the wait returns what finished so far
+/// (maybe nothing). Windows needs it: the console handler runs on a thread
+/// of its own, so nothing else wakes the select() (a datagram to a
+/// loopback wake socket does). False where the platform has no such path
+/// because it needs none: on POSIX the signal itself interrupts poll().
+bool interrupt_waits() noexcept;
+
+/// For its lifetime, the console shows loopcheck's UTF-8 output as UTF-8
+/// (process names, localized system messages). Windows: SetConsoleOutputCP
+/// (CP_UTF8), and the code page it found is put back at the end (and before
+/// a third Ctrl-C ends the process). POSIX: terminals take the bytes as
+/// they are, so there is nothing to switch.
+class Utf8Console {
+public:
+    Utf8Console() noexcept;
+    ~Utf8Console();
+    Utf8Console(const Utf8Console&) = delete;
+    Utf8Console& operator=(const Utf8Console&) = delete;
+};
 
 enum class Stream : std::uint8_t { out, err };
 

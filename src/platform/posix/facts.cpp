@@ -81,6 +81,16 @@ void install_interrupt_handler(void (*on_interrupt)()) noexcept {
     ::sigaction(SIGTERM, &sa, nullptr);
 }
 
+// The signal that calls the handler interrupts poll() with EINTR (no
+// SA_RESTART above), so there is no separate wake path to trigger.
+bool interrupt_waits() noexcept {
+    return false;
+}
+
+// A POSIX terminal shows the bytes it is given; there is no code page.
+Utf8Console::Utf8Console() noexcept = default;
+Utf8Console::~Utf8Console() = default;
+
 bool is_terminal(Stream s) noexcept {
     return ::isatty(s == Stream::out ? 1 : 2) == 1;
 }

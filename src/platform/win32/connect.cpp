@@ -37,6 +37,16 @@ static_assert(WSAEOPNOTSUPP == wsa::op_not_supported);
 static_assert(WSAEMFILE == wsa::too_many_sockets);
 static_assert(WSAENOBUFS == wsa::no_buffers);
 static_assert(SIO_TCP_INITIAL_RTO == sio_tcp_initial_rto);
+#ifdef TCP_INITIAL_RTO_NO_SYN_RETRANSMISSIONS
+// The sentinels of TCP_INITIAL_RTO_PARAMETERS: 0 is the system default,
+// only (UCHAR)-2 means no SYN retransmission (syn_policy.hpp).
+static_assert(TCP_INITIAL_RTO_NO_SYN_RETRANSMISSIONS == tcp_initial_rto_no_syn_retransmissions);
+static_assert(TCP_INITIAL_RTO_DEFAULT_MAX_SYN_RETRANSMISSIONS ==
+              tcp_initial_rto_default_max_syn_retransmissions);
+static_assert(TCP_INITIAL_RTO_UNSPECIFIED_MAX_SYN_RETRANSMISSIONS ==
+              tcp_initial_rto_unspecified_max_syn_retransmissions);
+static_assert(sizeof(TCP_INITIAL_RTO_PARAMETERS) == 4);
+#endif
 #ifdef SIO_TCP_INFO
 // Only where the SDK's NTDDI_VERSION exposes it (MinGW's default does not).
 static_assert(SIO_TCP_INFO == sio_tcp_info);
@@ -57,30 +67,29 @@ static_assert(sizeof(InitialRtoPayload) == 4);
 // --- SYN retry control and kernel evidence. -------------------------------
 
 /// Applies the spec's SYN policy before connect, as the option requires
-/// (learn.microsoft.com .../winsock/sio-tcp-initial-rto). no_retries is
-/// libuv's MaxSynRetransmissions = NO_SYN_RETRANSMISSIONS; fixed sets the
-/// count. A refusal (Wine: WSAEOPNOTSUPP) is recorded, and the connect
-/// goes ahead with the system's defaults.
+/// (learn.microsoft.com .../winsock/sio-tcp-initial-rto). The payload comes
+/// from initial_rto_for(): NO_SYN_RETRANSMISSIONS (0xFE) for no retries
+/// and for a limit of 0, the count otherwise. A refusal (Wine:
+/// WSAEOPNOTSUPP) is recorded, and the connect goes ahead with the system's
+/// defaults. -vv logs every call with its values and its answer.
 void apply_syn_policy(SOCKET s, const ProbeSpec& spec, Sample& out) {
-    if (spec.syn == SynPolicy::system_default) {
+    const auto p = initial_rto_for(spec.syn, spec.syn_retries);
+    if (!p) {
         out.option = OptionState::not_requested;
         return;
     }
-    const InitialRtoParameters p = spec.syn == SynPolicy::no_retries
-                                       ? no_syn_retransmissions()
-                                       : fixed_syn_retransmissions(spec.syn_retries);
-    InitialRtoPayload payload{p.rtt, p.max_syn_retransmissions};
+    InitialRtoPayload payload{p->rtt, p->max_syn_retransmissions};
     DWORD returned = 0;
     if (::WSAIoctl(s, SIO_TCP_INITIAL_RTO, &payload, sizeof payload, nullptr, 0, &returned, nullptr,
                    nullptr) == 0) {
         out.option = OptionState::applied;
+        spdlog::trace("{} -> 0", initial_rto_call_text(*p));
         return;
     }
     out.option = OptionState::refused;
     out.option_error = ::WSAGetLastError();
     out.option_error_name = wsa_error_name(out.option_error);
-    spdlog::trace("SIO_TCP_INITIAL_RTO(Rtt={}, MaxSynRetransmissions={}) -> {}", p.rtt,
-                  p.max_syn_retransmissions, out.option_error_name);
+    spdlog::trace("{} -> {}", initial_rto_call_text(*p), out.option_error_name);
 }
 
 /// SYN retransmissions the stack counted, from SIO_TCP_INFO version 0
@@ -93,11 +102,14 @@ std::optional<int> read_syn_retransmissions(SOCKET s) {
     DWORD written = 0;
     if (::WSAIoctl(s, sio_tcp_info, &version, sizeof version, info.data(),
                    static_cast<DWORD>(info.size()), &written, nullptr, nullptr) != 0) {
-        spdlog::trace("SIO_TCP_INFO -> {}", wsa_error_name(::WSAGetLastError()));
+        spdlog::trace("SIO_TCP_INFO(version=0) -> {}", wsa_error_name(::WSAGetLastError()));
         return std::nullopt;
     }
-    return tcp_info_v0_syn_retransmissions(
+    const auto count = tcp_info_v0_syn_retransmissions(
         std::span<const std::uint8_t>(info.data(), std::min<std::size_t>(written, info.size())));
+    spdlog::trace("SIO_TCP_INFO(version=0) -> {} bytes, SynRetrans={}", written,
+                  count ? std::to_string(*count) : "n/a");
+    return count;
 }
 
 void close_with(SOCKET& s, Sample& sample) {
@@ -119,12 +131,27 @@ NetworkScope::NetworkScope() {
     if (LOBYTE(data.wVersion) != 2 || HIBYTE(data.wVersion) != 2) {
         ::WSACleanup();
         error_ = system_error("Winsock 2.2 is not available");
+        return;
     }
+    // Without it a Ctrl-C waits out the select(); the probes still run.
+    open_wake_socket();
 }
 
 NetworkScope::~NetworkScope() {
-    if (!error_)
+    if (!error_) {
+        close_wake_socket();
         ::WSACleanup();
+    }
+}
+
+bool interrupt_waits() noexcept {
+    const SOCKET s = wake_socket();
+    if (s == INVALID_SOCKET)
+        return false;
+    // One byte to the socket's own address: select() in wait() sees it
+    // readable and returns. send() on a socket is safe from another thread.
+    const char byte = 1;
+    return ::send(s, &byte, 1, 0) == 1;
 }
 
 Micros monotonic_now() {
@@ -160,6 +187,7 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
 // (learn.microsoft.com .../winsock2/nf-winsock2-select).
 
 struct ConnectSet::Impl : detail::ConnectBook<SOCKET, INVALID_SOCKET, close_with> {
+    fd_set readfds{}; ///< the wake socket only
     fd_set writefds{}; ///< 8 KiB each at FD_SETSIZE 1024: kept off the stack
     fd_set exceptfds{};
 };
@@ -221,18 +249,29 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     std::vector<Completion> done = im.take_finished();
     if (!done.empty() || im.open.empty())
         return done; // select() with no sockets at all is WSAEINVAL
+    FD_ZERO(&im.readfds);
     FD_ZERO(&im.writefds);
     FD_ZERO(&im.exceptfds);
     for (Id id : im.open) {
         FD_SET(im.entries[id].handle, &im.writefds);
         FD_SET(im.entries[id].handle, &im.exceptfds);
     }
+    // The console handler's thread cannot interrupt select() (there are no
+    // signals); interrupt_waits() sends a datagram to this socket instead.
+    // It does not count against capacity(): readfds is a set of its own.
+    const SOCKET wake = wake_socket();
+    if (wake != INVALID_SOCKET)
+        FD_SET(wake, &im.readfds);
     timeval tv = to_timeval(max_wait);
-    const int n = ::select(0, nullptr, &im.writefds, &im.exceptfds, &tv);
+    const int n = ::select(0, &im.readfds, &im.writefds, &im.exceptfds, &tv);
     const Micros now = monotonic_now();
     if (n == SOCKET_ERROR) {
         spdlog::warn("select failed: {}", wsa_error_name(::WSAGetLastError()));
         return done;
+    }
+    if (wake != INVALID_SOCKET && FD_ISSET(wake, &im.readfds) != 0) {
+        drain_wake_socket();
+        spdlog::trace("select woken by interrupt_waits()");
     }
     std::vector<Id> still_open;
     for (Id id : im.open) {

@@ -3,7 +3,7 @@
 // stdout and stderr are consoles that take ANSI codes.
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/windows_tcp_settings.hpp"
-#include "loopcheck/platform/win32/winsock.hpp"
+#include "loopcheck/platform/win32/socket_helpers.hpp"
 
 #include <array>
 #include <atomic>
@@ -24,18 +24,7 @@ namespace loopcheck::platform {
 
 namespace {
 
-std::string utf8(const wchar_t* w, int length = -1) {
-    if (w == nullptr || length == 0)
-        return {};
-    const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, length, nullptr, 0, nullptr, nullptr);
-    if (n <= 0)
-        return {};
-    std::string out(static_cast<std::size_t>(n), '\0');
-    ::WideCharToMultiByte(CP_UTF8, 0, w, length, out.data(), n, nullptr, nullptr);
-    if (length < 0 && !out.empty() && out.back() == '\0')
-        out.pop_back();
-    return out;
-}
+using win32::utf8;
 
 /// The real version. GetVersionEx reports 6.2 (Windows 8) to any program
 /// whose manifest does not declare Windows 10 support
@@ -43,8 +32,10 @@ std::string utf8(const wchar_t* w, int length = -1) {
 /// RtlGetVersion is not subject to that. It lives in ntdll, which every
 /// process has loaded, and is looked up at run time because MinGW declares
 /// it only in its driver-kit headers.
-std::optional<OSVERSIONINFOW> rtl_version() {
-    using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOW*);
+std::optional<OSVERSIONINFOEXW> rtl_version() {
+    // The EX form adds wProductType (workstation or server), which decides
+    // the TCP template that loopback connects use (windows_tcp_settings.hpp).
+    using RtlGetVersionFn = LONG(WINAPI*)(OSVERSIONINFOEXW*);
     const HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
     if (ntdll == nullptr)
         return std::nullopt;
@@ -54,7 +45,7 @@ std::optional<OSVERSIONINFOW> rtl_version() {
         reinterpret_cast<void (*)()>(::GetProcAddress(ntdll, "RtlGetVersion")));
     if (fn == nullptr)
         return std::nullopt;
-    OSVERSIONINFOW v{};
+    OSVERSIONINFOEXW v{};
     v.dwOSVersionInfoSize = sizeof v;
     if (fn(&v) != 0) // STATUS_SUCCESS
         return std::nullopt;
@@ -155,7 +146,8 @@ std::vector<TcpSettingRow> query_tcp_settings() {
                         RPC_C_AUTHN_LEVEL_CALL, RPC_C_IMP_LEVEL_IMPERSONATE, nullptr, EOAC_NONE);
     ComRef<IEnumWbemClassObject> found;
     const Bstr wql(L"WQL");
-    const Bstr query(L"SELECT SettingName, MaxSynRetransmissions FROM MSFT_NetTCPSetting");
+    const Bstr query(L"SELECT SettingName, MaxSynRetransmissions, AutomaticUseCustom FROM "
+                     L"MSFT_NetTCPSetting");
     if (FAILED(services->ExecQuery(wql, query,
                                    WBEM_FLAG_FORWARD_ONLY | WBEM_FLAG_RETURN_IMMEDIATELY, nullptr,
                                    found.typed_out())))
@@ -163,10 +155,16 @@ std::vector<TcpSettingRow> query_tcp_settings() {
     for (;;) {
         ComRef<IWbemClassObject> obj;
         ULONG got = 0;
-        if (FAILED(found->Next(2000, 1, obj.typed_out(), &got)) || got == 0)
+        // WBEM_INFINITE: a finite timeout can end with WBEM_S_TIMEDOUT, a
+        // success code with no row, which would cut the list short. This
+        // thread is already bounded: read_tcp_settings() stops waiting for
+        // it after wmi_wait.
+        const HRESULT hr = found->Next(static_cast<long>(WBEM_INFINITE), 1, obj.typed_out(), &got);
+        if (FAILED(hr) || got == 0)
             break;
         rows.push_back({string_property(obj.get(), L"SettingName"),
-                        int_property(obj.get(), L"MaxSynRetransmissions")});
+                        int_property(obj.get(), L"MaxSynRetransmissions"),
+                        int_property(obj.get(), L"AutomaticUseCustom")});
     }
     return rows;
 }
@@ -243,7 +241,8 @@ SystemFacts system_facts() {
     SystemFacts f;
     f.os = Os::windows;
     f.os_name = "Windows";
-    if (const auto v = rtl_version()) {
+    const auto version = rtl_version();
+    if (const auto& v = version) {
         f.os_version =
             fmt::format("{}.{}.{}", v->dwMajorVersion, v->dwMinorVersion, v->dwBuildNumber);
         f.windows_build = v->dwBuildNumber;
@@ -252,11 +251,16 @@ SystemFacts system_facts() {
     }
     const auto rows = read_tcp_settings();
     for (const auto& r : rows)
-        spdlog::debug("MSFT_NetTCPSetting {}: MaxSynRetransmissions={}", r.setting_name,
+        spdlog::debug("MSFT_NetTCPSetting {}: MaxSynRetransmissions={}, AutomaticUseCustom={}",
+                      r.setting_name,
                       r.max_syn_retransmissions ? std::to_string(*r.max_syn_retransmissions)
-                                                : "unset");
-    f.tcp_settings.emplace_back(max_syn_retransmissions_key,
-                                summarize_max_syn_retransmissions(rows));
+                                                : "unset",
+                      r.automatic_use_custom ? std::to_string(*r.automatic_use_custom) : "unset");
+    const bool server = version && version->wProductType != VER_NT_WORKSTATION;
+    auto [value, source] = max_syn_retransmissions_report(rows, server);
+    f.tcp_settings.emplace_back(max_syn_retransmissions_key, std::move(value));
+    if (!source.empty())
+        f.tcp_settings.emplace_back(max_syn_retransmissions_source_key, std::move(source));
     f.hosts_file = hosts_file();
     return f;
 }
@@ -274,21 +278,49 @@ namespace {
 
 void (*g_on_interrupt)() = nullptr;
 std::atomic<int> g_interrupts{0};
+/// The console output code page Utf8Console found; 0 when it changed none.
+std::atomic<UINT> g_saved_output_cp{0};
+
+void restore_output_cp() noexcept {
+    if (const UINT cp = g_saved_output_cp.exchange(0); cp != 0)
+        ::SetConsoleOutputCP(cp);
+}
 
 /// Runs on a thread of its own that Windows starts for the console event.
 BOOL WINAPI on_console_event(DWORD event) {
     if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT && event != CTRL_CLOSE_EVENT)
         return FALSE;
     // As on POSIX: the first two ask the waits to end so the report can be
-    // printed; a third ends the process now.
-    if (++g_interrupts >= 3)
+    // printed; a third ends the process now. ExitProcess runs no
+    // destructors, so the console gets its code page and mode back here.
+    if (++g_interrupts >= 3) {
+        restore_output_cp();
+        restore_console_modes();
         ::ExitProcess(130);
+    }
     if (g_on_interrupt != nullptr)
         g_on_interrupt();
+    // This thread is not the one in select(): wake it, or a Ctrl-C would
+    // wait out --timeout.
+    interrupt_waits();
     return TRUE; // handled: do not end the process yet
 }
 
 } // namespace
+
+/// The console shares its code page with the shell that started us, so the
+/// old one goes back at the end. CP_UTF8 (65001) rather than an application
+/// manifest with activeCodePage: the manifest also changes the ANSI code
+/// page of every narrow API call, which loopcheck does not need.
+Utf8Console::Utf8Console() noexcept {
+    const UINT cp = ::GetConsoleOutputCP(); // 0 without a console
+    if (cp != 0 && cp != CP_UTF8 && ::SetConsoleOutputCP(CP_UTF8))
+        g_saved_output_cp.store(cp);
+}
+
+Utf8Console::~Utf8Console() {
+    restore_output_cp();
+}
 
 void install_interrupt_handler(void (*on_interrupt)()) noexcept {
     g_on_interrupt = on_interrupt;

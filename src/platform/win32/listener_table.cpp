@@ -1,19 +1,23 @@
 // Listening TCP sockets on Windows: GetExtendedTcpTable with
 // TCP_TABLE_OWNER_PID_LISTENER, once per family, gives each listener's
 // address and owning pid (what `netstat -ano` prints); the process name
-// comes from QueryFullProcessImageNameW. Sources: learn.microsoft.com
+// comes from a CreateToolhelp32Snapshot of every process, which needs no
+// access to the process, and from QueryFullProcessImageNameW where this
+// user may open it. Sources: learn.microsoft.com
 // nf-iphlpapi-getextendedtcptable, ne-iprtrmib-tcp_table_class,
+// nf-tlhelp32-createtoolhelp32snapshot, ns-tlhelp32-processentry32w,
 // nf-winbase-queryfullprocessimagenamew.
 #include "loopcheck/core/listener_decode.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/platform/platform.hpp"
 
-// winsock2.h must come before windows.h, and iphlpapi.h after both.
+// The shared header first: it sets FD_SETSIZE before winsock2.h, so every
+// file sees the same fd_set, and orders winsock2.h before windows.h.
+// iphlpapi.h and tlhelp32.h build on both.
+#include "loopcheck/platform/win32/socket_helpers.hpp"
 // clang-format off
-#include <winsock2.h>
-#include <ws2tcpip.h>
-#include <windows.h>
 #include <iphlpapi.h>
+#include <tlhelp32.h>
 // clang-format on
 
 #include <cstddef>
@@ -62,72 +66,98 @@ Result<std::vector<std::uint8_t>> tcp_table(ULONG family) {
     return system_error("GetExtendedTcpTable: the table kept growing");
 }
 
-std::string utf8(const wchar_t* text, int length) {
-    const int bytes = ::WideCharToMultiByte(CP_UTF8, 0, text, length, nullptr, 0, nullptr, nullptr);
-    if (bytes <= 0)
-        return {};
-    std::string out(static_cast<std::size_t>(bytes), '\0');
-    ::WideCharToMultiByte(CP_UTF8, 0, text, length, out.data(), bytes, nullptr, nullptr);
+/// Every process's pid and executable name, from one snapshot. It needs no
+/// per-process access, so services running as LocalSystem or
+/// NetworkService (PostgreSQL, MySQL, Docker's proxies) are named too.
+/// Empty when the snapshot cannot be taken.
+std::vector<decode::WindowsProcess> process_snapshot() {
+    std::vector<decode::WindowsProcess> out;
+    const HANDLE snap = ::CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    if (snap == INVALID_HANDLE_VALUE) {
+        spdlog::debug("CreateToolhelp32Snapshot failed: error {}", ::GetLastError());
+        return out;
+    }
+    PROCESSENTRY32W entry{};
+    entry.dwSize = sizeof entry;
+    for (BOOL more = ::Process32FirstW(snap, &entry); more != FALSE;
+         more = ::Process32NextW(snap, &entry))
+        out.push_back({entry.th32ProcessID, win32::utf8(entry.szExeFile)});
+    ::CloseHandle(snap);
     return out;
 }
 
-/// The image name of `pid` ("ollama.exe"); empty when the process may not
-/// be opened: protected and elevated processes refuse a non-elevated
-/// caller even PROCESS_QUERY_LIMITED_INFORMATION.
-std::string process_name(DWORD pid) {
-    // Pid 4 is the kernel: listeners of http.sys (IIS, WinRM) show it.
-    if (pid == 4)
-        return "System";
-    if (pid == 0)
+/// The full image path of `pid`; empty when the process may not be
+/// opened: other accounts' processes refuse a non-elevated caller even
+/// PROCESS_QUERY_LIMITED_INFORMATION.
+std::string process_path(DWORD pid) {
+    if (pid == 0 || pid == decode::windows_system_pid)
         return {};
     HANDLE process = ::OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
     if (process == nullptr)
         return {};
     std::vector<wchar_t> path(32768); // the longest path Windows allows
     DWORD length = static_cast<DWORD>(path.size());
-    std::string name;
+    std::string full;
     if (::QueryFullProcessImageNameW(process, 0, path.data(), &length) != 0)
-        name = decode::image_base_name(utf8(path.data(), static_cast<int>(length)));
+        full = win32::utf8(path.data(), static_cast<int>(length));
     ::CloseHandle(process);
-    return name;
+    return full;
 }
 
 } // namespace
 
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
     ListenerTable table;
+    const auto snapshot = process_snapshot();
     std::unordered_map<DWORD, std::string> names;
     std::size_t unnamed = 0;
+    // Both families first; one that fails (IPv6 off, a driver that refuses
+    // it) must not hide the other's rows (join_mib_tables).
+    std::vector<decode::MibTableRead> reads;
     for (const Family family : {Family::ipv4, Family::ipv6}) {
+        decode::MibTableRead read;
+        read.family = family;
         auto bytes = tcp_table(family == Family::ipv4 ? AF_INET : AF_INET6);
         if (!bytes)
-            return bytes.error();
-        auto rows = decode::decode_mib_tcp_table(*bytes, family);
-        if (!rows)
-            return system_error("GetExtendedTcpTable returned a truncated table");
-        for (const auto& row : *rows) {
-            if (row.state != decode::mib_tcp_state_listen || (port && row.local.port != *port))
-                continue;
-            Listener l;
-            l.bound = row.local;
-            // The tables carry no IPV6_V6ONLY flag, so it stays unknown.
-            // Pid 0 is the idle process, which owns no socket: a table that
-            // says 0 (Wine's does) does not know the owner.
-            if (row.pid != 0)
-                l.pid = row.pid;
-            auto [name, fresh] = names.try_emplace(row.pid);
-            if (fresh)
-                name->second = process_name(row.pid);
-            l.process = name->second;
-            unnamed += l.process.empty();
-            table.listeners.push_back(std::move(l));
+            read.error = bytes.error().message;
+        else if (!(read.rows = decode::decode_mib_tcp_table(*bytes, family)))
+            read.error = "GetExtendedTcpTable returned a truncated table";
+        reads.push_back(std::move(read));
+    }
+    auto rows = decode::join_mib_tables(reads, table.missing);
+    if (!rows)
+        return system_error(table.missing);
+    for (const auto& row : *rows) {
+        if (row.state != decode::mib_tcp_state_listen || (port && row.local.port != *port))
+            continue;
+        Listener l;
+        l.bound = row.local;
+        // The tables carry no IPV6_V6ONLY flag, so it stays unknown.
+        // Pid 0 is the idle process, which owns no socket: a table that
+        // says 0 (Wine's does) does not know the owner.
+        if (row.pid != 0)
+            l.pid = row.pid;
+        auto [name, fresh] = names.try_emplace(row.pid);
+        if (fresh) {
+            const std::string path = process_path(row.pid);
+            name->second = decode::windows_owner_name(row.pid, path, snapshot);
+            if (!path.empty())
+                spdlog::debug("pid {}: {}", row.pid, path);
         }
+        l.process = name->second;
+        unnamed += l.process.empty();
+        table.listeners.push_back(std::move(l));
     }
     sort_listeners(table.listeners);
     table.owner_hidden = unnamed;
+    // The snapshot names every process this user can see, so an owner is
+    // missing only when the table says pid 0 or the process is gone.
     if (unnamed > 0)
-        table.hidden_because = "run as administrator to see the names of elevated processes";
-    spdlog::debug("GetExtendedTcpTable: {} listener(s)", table.listeners.size());
+        table.hidden_because = snapshot.empty()
+                                   ? "the process list could not be read"
+                                   : "the table gives no owner (pid 0) or the process has ended";
+    spdlog::debug("GetExtendedTcpTable: {} listener(s), {} process(es) in the snapshot",
+                  table.listeners.size(), snapshot.size());
     return table;
 }
 

@@ -1,11 +1,16 @@
 #include "loopcheck/platform/win32/socket_helpers.hpp"
 
+#include "loopcheck/core/utf16.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
 #include "loopcheck/platform/common/sockaddr.hpp"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <mutex>
+#include <spdlog/spdlog.h>
 #include <cstring>
+#include <cwchar>
 #include <fmt/format.h>
 
 namespace loopcheck::platform::win32 {
@@ -22,12 +27,26 @@ std::optional<Address> from_sockaddr(const sockaddr* sa) {
     return platform::detail::read_sockaddr(sa);
 }
 
+// wchar_t is UTF-16 on Windows, the same code units as char16_t.
+static_assert(sizeof(wchar_t) == sizeof(char16_t));
+
+std::string utf8(const wchar_t* text, int length) {
+    if (text == nullptr)
+        return {};
+    const std::size_t n = length < 0 ? std::wcslen(text) : static_cast<std::size_t>(length);
+    return utf16_to_utf8(std::u16string_view(reinterpret_cast<const char16_t*>(text), n));
+}
+
+/// The system's message in UTF-16 (FormatMessageW), made UTF-8 here:
+/// FormatMessageA would give the ANSI code page's bytes, which the JSON
+/// writer turns into U+FFFD and a UTF-8 console garbles on any Windows
+/// whose messages are not in English.
 std::string wsa_message(int code) {
-    std::array<char, 512> buf{};
-    const DWORD n =
-        ::FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
-                         static_cast<DWORD>(code), 0, buf.data(), buf.size(), nullptr);
-    std::string text(buf.data(), n);
+    std::array<wchar_t, 512> buf{};
+    const DWORD n = ::FormatMessageW(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+                                     nullptr, static_cast<DWORD>(code), 0, buf.data(),
+                                     static_cast<DWORD>(buf.size()), nullptr);
+    std::string text = utf8(buf.data(), static_cast<int>(n));
     while (!text.empty() &&
            (text.back() == '\r' || text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
         text.pop_back();
@@ -59,6 +78,64 @@ SOCKET open_tcp_socket(Family family) {
         return INVALID_SOCKET;
     }
     return s;
+}
+
+namespace {
+std::mutex g_wake_mutex; ///< guards the count and the opening and closing
+int g_wake_users = 0;
+std::atomic<SOCKET> g_wake{INVALID_SOCKET};
+} // namespace
+
+void open_wake_socket() {
+    const std::lock_guard lock(g_wake_mutex);
+    if (g_wake_users++ > 0)
+        return;
+    SOCKET s = ::WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0,
+                            WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+    if (s == INVALID_SOCKET && ::WSAGetLastError() == WSAEINVAL) // before 7 SP1
+        s = ::WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED);
+    if (s == INVALID_SOCKET) {
+        spdlog::debug("wake socket: {}", wsa_error_name(::WSAGetLastError()));
+        return;
+    }
+    // Bound to a free loopback port and connected to that same address, so
+    // send() needs no address and nothing from elsewhere is accepted.
+    sockaddr_in self{};
+    self.sin_family = AF_INET;
+    self.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int len = sizeof self;
+    u_long non_blocking = 1;
+    if (::bind(s, reinterpret_cast<const sockaddr*>(&self), sizeof self) != 0 ||
+        ::getsockname(s, reinterpret_cast<sockaddr*>(&self), &len) != 0 ||
+        ::connect(s, reinterpret_cast<const sockaddr*>(&self), sizeof self) != 0 ||
+        ::ioctlsocket(s, FIONBIO, &non_blocking) != 0) {
+        spdlog::debug("wake socket: {}", wsa_error_name(::WSAGetLastError()));
+        ::closesocket(s);
+        return;
+    }
+    g_wake.store(s);
+}
+
+void close_wake_socket() {
+    const std::lock_guard lock(g_wake_mutex);
+    if (g_wake_users == 0 || --g_wake_users > 0)
+        return;
+    const SOCKET s = g_wake.exchange(INVALID_SOCKET);
+    if (s != INVALID_SOCKET)
+        ::closesocket(s);
+}
+
+SOCKET wake_socket() noexcept {
+    return g_wake.load();
+}
+
+void drain_wake_socket() {
+    const SOCKET s = g_wake.load();
+    if (s == INVALID_SOCKET)
+        return;
+    std::array<char, 16> buf{};
+    while (::recv(s, buf.data(), static_cast<int>(buf.size()), 0) > 0) {
+    }
 }
 
 /// select() takes whole milliseconds in practice; round up so that a wait
