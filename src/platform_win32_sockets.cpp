@@ -1,5 +1,6 @@
 #include "platform_win32_sockets.hpp"
 
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/winsock_errors.hpp"
 #include "platform_sockaddr.hpp"
 
@@ -31,7 +32,10 @@ std::string wsa_message(int code) {
     while (!text.empty() &&
            (text.back() == '\r' || text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
         text.pop_back();
-    return text.empty() ? wsa_error_name(code) : fmt::format("{} ({})", text, wsa_error_name(code));
+    // FormatMessageA's text is in the ANSI code page and can be translated:
+    // bytes that are not UTF-8 come out as \xNN, controls as escapes.
+    return text.empty() ? wsa_error_name(code)
+                        : fmt::format("{} ({})", escape_text(text), wsa_error_name(code));
 }
 
 /// A non-blocking TCP socket that child processes do not inherit. Windows

@@ -161,7 +161,9 @@ void resolution_lines(Writer& w, const Report& r, const Resolution& res) {
     if (!res.hosts_file_readable)
         w.wrapped("  ", fmt::format("({} could not be read)", r.system.hosts_file), 4);
     for (const auto& l : res.hosts_lines)
-        w.wrapped("  ", fmt::format("{} line {}: {}", r.system.hosts_file, l.number, l.text), 4);
+        w.wrapped("  ",
+                  fmt::format("{} line {}: {}", r.system.hosts_file, l.number, l.text.escaped()),
+                  4);
     if (!res.note.empty())
         w.wrapped("  ", res.note, 2);
 }

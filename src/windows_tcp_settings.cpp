@@ -1,5 +1,7 @@
 #include "loopcheck/windows_tcp_settings.hpp"
 
+#include "loopcheck/core/untrusted.hpp"
+
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -17,7 +19,7 @@ std::string summarize_max_syn_retransmissions(std::span<const TcpSettingRow> row
         if (!first)
             first = v;
         listing += fmt::format("{}{}={}", listing.empty() ? "" : ", ",
-                               r.setting_name.empty() ? "?" : r.setting_name, v);
+                               r.setting_name.empty() ? "?" : escape_text(r.setting_name), v);
     }
     if (!first)
         return "unknown";
