@@ -2,6 +2,7 @@
 
 #include "loopcheck/app.hpp"
 #include "loopcheck/command.hpp"
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/options.hpp"
 #include "loopcheck/version.hpp"
@@ -71,7 +72,9 @@ std::string join_command_line(int argc, char** argv) {
 } // namespace
 
 int usage_failure(const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", one_line(message)).c_str(), stderr);
+    // CLI11's messages quote the argument as typed: escape its controls.
+    std::fputs(fmt::format("loopcheck: error: {}\n", escape_controls(one_line(message))).c_str(),
+               stderr);
     return exit_code::usage;
 }
 

@@ -1,6 +1,7 @@
 // `loopcheck staircase [TARGET]`: the command line and the probing; the
 // summaries, fit, conclusion and output are in src/staircase.cpp.
 #include "loopcheck/command.hpp"
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/exit_codes.hpp"
 #include "loopcheck/logging.hpp"
 #include "loopcheck/options.hpp"
@@ -39,7 +40,7 @@ struct Probed {
 };
 
 int fail(int code, const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", message).c_str(), stderr);
+    std::fputs(fmt::format("loopcheck: error: {}\n", escape_controls(message)).c_str(), stderr);
     return code;
 }
 

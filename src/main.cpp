@@ -1,6 +1,7 @@
 // loopcheck's entry point: the command line only. Everything else lives in
 // the library so that tests can reach it.
 #include "loopcheck/cli.hpp"
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/exit_codes.hpp"
 
 #include <cstdio>
@@ -11,7 +12,8 @@ int main(int argc, char** argv) {
         return loopcheck::run_cli(argc, argv);
     } catch (const std::exception& e) {
         // Nothing should throw this far; if it does, one line, not a trace.
-        std::fprintf(stderr, "loopcheck: internal error: %s\n", e.what());
+        std::fprintf(stderr, "loopcheck: internal error: %s\n",
+                     loopcheck::escape_controls(e.what()).c_str());
     } catch (...) {
         std::fprintf(stderr, "loopcheck: internal error\n");
     }

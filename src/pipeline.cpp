@@ -1,5 +1,6 @@
 #include "loopcheck/pipeline.hpp"
 
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/diagnose.hpp"
 #include "loopcheck/emulation.hpp"
 #include "loopcheck/exit_codes.hpp"
@@ -78,7 +79,8 @@ std::optional<std::string> read_hosts_file(const std::string& path) {
 } // namespace
 
 int fail(int code, const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", message).c_str(), stderr);
+    // A message may quote the OS or the resolver: escape its controls.
+    std::fputs(fmt::format("loopcheck: error: {}\n", escape_controls(message)).c_str(), stderr);
     return code;
 }
 
