@@ -1,6 +1,7 @@
 // The terminal report: verdict first, then per target the addresses in
 // resolver order, findings, what each client pays, and the fix; system
 // facts last.
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/listeners.hpp"
 #include "loopcheck/report_render.hpp"
 #include "loopcheck/text.hpp"
@@ -283,8 +284,8 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
 
 std::string render_text(const Report& r, const TextStyle& style) {
     Writer w(style);
-    for (const auto& t : r.targets)
-        w.line(w.paint(t.diagnosis.verdict, verdict_color(t.diagnosis.exit_code)));
+    for (const auto& t : r.targets) // a verdict may quote the resolver: the safety net
+        w.line(w.paint(escape_controls(t.diagnosis.verdict), verdict_color(t.diagnosis.exit_code)));
     if (r.incomplete)
         w.line(w.paint("INCOMPLETE: interrupted before every probe finished", red));
     if (!r.quick_note.empty()) {

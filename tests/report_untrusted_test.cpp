@@ -51,9 +51,10 @@ std::vector<Hostile> hostile_names() {
     };
 }
 
-/// localhost:8000 as a check leaves it: ::1 refused slowly, 127.0.0.1 accepted by a
-/// listener named `name`, a hosts-file entry holding `name`, a Windows
-/// TCP setting whose name is `name`.
+/// localhost:8000 as a check leaves it: ::1 refused slowly, 127.0.0.1
+/// accepted by a listener named `name`, a hosts-file entry holding `name`,
+/// a Windows TCP setting whose name is `name`; and a name that did not
+/// resolve, with `name` in the resolver's message.
 Report check_report(const std::string& name) {
     Report r;
     r.loopcheck_version = "0.1.0";
@@ -85,6 +86,12 @@ Report check_report(const std::string& name) {
     res.hosts_lines.push_back({3, "127.0.0.1 localhost " + name, Family::ipv4});
     t.resolution = res;
     r.targets.push_back(t);
+    // An OS message that reached a report unescaped (the resolver's text
+    // is escaped where it enters; this is the safety net's case).
+    TargetReport unresolved;
+    unresolved.target = *parse_target("db.internal:80");
+    unresolved.resolve_error = Error{ErrorKind::resolve, "cannot resolve 'db.internal': " + name};
+    r.targets.push_back(unresolved);
 
     platform::ListenerTable table;
     platform::Listener l;

@@ -101,7 +101,9 @@ bool is_terminal_safe(std::string_view text) noexcept {
     return true;
 }
 
-std::string escape_markdown(std::string_view text) {
+std::string escape_markdown(std::string_view composed) {
+    // The safety net first: a control that reached a sentence unescaped.
+    const std::string text = escape_controls(composed);
     std::string out;
     out.reserve(text.size() + text.size() / 8);
     // At the start of a line these open a heading, a list item, a setext
@@ -123,7 +125,8 @@ std::string escape_markdown(std::string_view text) {
     return out;
 }
 
-std::string markdown_code(std::string_view text, MarkdownPlace where) {
+std::string markdown_code(std::string_view composed, MarkdownPlace where) {
+    const std::string text = escape_controls(composed); // the safety net
     if (text.empty())
         return "` `"; // "``" would be no code span at all
     std::size_t longest = 0, run = 0;
@@ -141,7 +144,7 @@ std::string markdown_code(std::string_view text, MarkdownPlace where) {
     }
     // A code span strips one space from each end when both ends have one,
     // and a backtick at an end would join the fence: pad both ends then.
-    const bool all_spaces = text.find_first_not_of(' ') == std::string_view::npos;
+    const bool all_spaces = text.find_first_not_of(' ') == std::string::npos;
     const bool pad = (text.front() == '`' || text.back() == '`' ||
                       (text.front() == ' ' && text.back() == ' ' && !all_spaces));
     const std::string_view space = pad ? " " : "";

@@ -49,9 +49,10 @@ std::string escape_controls(std::string_view text);
 /// True when escape_controls() would return `text` unchanged.
 bool is_terminal_safe(std::string_view text) noexcept;
 
-/// Text that is already free of controls (escape_text() or escape_controls()
-/// output, or loopcheck's own sentences) made to render as itself in a
-/// Markdown paragraph, list item or table cell: a backslash before every
+/// Text that should already be free of controls (escape_text() pieces in
+/// loopcheck's own sentences; any control left is escaped as by
+/// escape_controls) made to render as itself in a Markdown paragraph, list
+/// item or table cell: a backslash before every
 /// character CommonMark, GitHub or GitLab would act on inline
 /// (\ ` * _ [ ] < > | & ~ $), and before a # + - = or digit-and-dot at the
 /// very start. ( ) and ! are left alone: they only make a link or image
@@ -63,11 +64,10 @@ enum class MarkdownPlace : unsigned char {
     table_cell,  ///< a GFM table cell, where `|` ends the cell even in a code span
 };
 
-/// Control-free `text` as a Markdown code span whose fence is one backtick
-/// longer than the longest run inside it (CommonMark 6.1), padded with a
-/// space where it starts or ends with a backtick; in a table cell every `|`
-/// is written `\|` (GFM 4.10). Nothing inside a code span is a link, an
-/// entity or HTML.
+/// `text` (controls escaped as by escape_controls) as a Markdown code span whose fence is one
+/// backtick longer than the longest run inside it (CommonMark 6.1), padded with a space where it
+/// starts or ends with a backtick; in a table cell every `|` is written `\|` (GFM 4.10). Nothing
+/// inside a code span is a link, an entity or HTML.
 std::string markdown_code(std::string_view text, MarkdownPlace where);
 
 /// A string loopcheck read from another process, a file or the OS. The raw
