@@ -12,10 +12,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const char* name : {"localhost", "LOCALHOST.", "x"}) {
         const auto lines = loopcheck::hosts_lines_for(content, name);
         for (const auto& l : lines) {
-            const auto escaped = loopcheck::JsonWriter::escape(l.text);
+            loopcheck::JsonWriter w;
+            const auto escaped = w.value(l.text).str();
             for (unsigned char c : escaped)
-                if (c < 0x20)
+                if (c < 0x20 && c != '\n')
                     __builtin_trap(); // a raw control byte in JSON text
+            if (!loopcheck::is_terminal_safe(l.text.escaped()))
+                __builtin_trap(); // what the text report would print
         }
         (void)loopcheck::resolution_note(loopcheck::Os::linux_, name, lines);
     }

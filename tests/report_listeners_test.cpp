@@ -88,7 +88,7 @@ TEST_CASE("listeners in text, JSON and Markdown", "[listeners][report]") {
 
     const auto md = render_markdown(r);
     CHECK(contains(md, "**Listening on port 8000**"));
-    CHECK(contains(md, "| `127.0.0.1:8000` | python3 | 4242 | - |"));
+    CHECK(contains(md, "| `127.0.0.1:8000` | `python3` | 4242 | - |"));
     CHECK(contains(md, "| `[::1]:8000` | - | hidden | on |"));
     CHECK(contains(md, "- listeners: owner hidden for 1 listener(s)"));
 }

@@ -99,7 +99,8 @@ Report linux_down_report() {
     r.timeout = 5s;
     TargetReport t;
     t.target = *parse_target("localhost:9");
-    std::vector<HostsLine> lines{{1, "127.0.0.1 localhost"}, {2, "::1 localhost ip6-localhost"}};
+    std::vector<HostsLine> lines{{1, "127.0.0.1 localhost", Family::ipv4},
+                                 {2, "::1 localhost ip6-localhost", Family::ipv6}};
     t.resolution = Resolution{lines, true, resolution_note(Os::linux_, "localhost", lines)};
     AddressReport v6;
     v6.address = ipv6_loopback(9);

@@ -2,6 +2,7 @@
 // binary: every row gets one line on stderr, a documented exit code, and no
 // probing (nothing on stdout).
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/untrusted.hpp"
 #include "support/catch.hpp"
 #include "support/process.hpp"
 
@@ -39,6 +40,14 @@ TEST_CASE("the bad-input table in docs/robustness.md", "[robustness]") {
         {"label over 63 bytes", {std::string(64, 'b') + ".test:80"}, "63 bytes"},
         {"control bytes", {std::string("a\x1b[31mb:80")}, "\\x1b"},
         {"non-UTF-8 bytes", {std::string("h\xff\xfe:80")}, "\\xff"},
+        {"control bytes in a URL's path", {"http://localhost:80/\x1b]0;x\a"}, "control character"},
+        {"a bidi override in a URL's fragment",
+         {"http://localhost:80/#\xe2\x80\xae"},
+         "bidi control"},
+        {"control bytes in an option's value",
+         {"--format", "\x1b[31m", "localhost:80"},
+         "\\x1b[31m"},
+        {"control bytes in an option's name", {"--\x1b]0;x\a"}, "\\x1b]0;x\\x07"},
         {"a bad target among good ones", {"localhost:80", "localhost:0"}, "port 0"},
         {"count 0", {"-n", "0", "localhost:80"}, "--count"},
         {"count above the limit", {"-n", "10001", "localhost:80"}, "--count"},
@@ -72,5 +81,6 @@ TEST_CASE("the bad-input table in docs/robustness.md", "[robustness]") {
         CHECK(lines(r.err).size() == 1);
         CHECK(r.err.rfind("loopcheck: error: ", 0) == 0);
         CHECK(r.err.find(row.message) != std::string::npos);
+        CHECK(is_terminal_safe(r.err.substr(0, r.err.find('\n')))); // quoted input is escaped
     }
 }

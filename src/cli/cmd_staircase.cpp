@@ -10,6 +10,7 @@
 #include "loopcheck/cli/progress.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/target.hpp"
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/cli/version.hpp"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 #include "loopcheck/cli/cli.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -14,7 +15,8 @@ int main(int argc, char** argv) {
         return loopcheck::run_cli(argc, argv);
     } catch (const std::exception& e) {
         // Nothing should throw this far; if it does, one line, not a trace.
-        std::fprintf(stderr, "loopcheck: internal error: %s\n", e.what());
+        std::fprintf(stderr, "loopcheck: internal error: %s\n",
+                     loopcheck::escape_controls(e.what()).c_str());
     } catch (...) {
         std::fprintf(stderr, "loopcheck: internal error\n");
     }

@@ -1,4 +1,5 @@
 #include "loopcheck/cli/options.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include "loopcheck/cli/logging.hpp"
 #include "loopcheck/core/exit_codes.hpp"
@@ -87,7 +88,10 @@ void apply_common(Options& opt, const CommonOptions& common) {
 }
 
 int report_error(int code, const std::string& message) {
-    std::fputs(fmt::format("loopcheck: error: {}\n", one_line(message)).c_str(), stderr);
+    // Messages quote what was typed (CLI11), the OS or the resolver: their
+    // controls are escaped.
+    std::fputs(fmt::format("loopcheck: error: {}\n", escape_controls(one_line(message))).c_str(),
+               stderr);
     return code;
 }
 

@@ -11,6 +11,7 @@
 #include "loopcheck/cli/progress.hpp"
 #include "loopcheck/core/quick.hpp"
 #include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -104,7 +104,7 @@ private:
     }
     /// The process's name for a fix ("ollama"), or "the server".
     std::string server_name(const Listener* l) const {
-        return l && !l->process.empty() ? l->process : "the server";
+        return l && !l->process.empty() ? l->process.escaped() : "the server";
     }
     void verdict();
     int exit_code() const;

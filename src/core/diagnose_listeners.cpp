@@ -78,7 +78,7 @@ std::vector<std::string> elsewhere_fixes(std::span<const Listener> port_listener
     return {fmt::format("Connect to {} instead of {}: {} listens on {}.", rewritten, target.input,
                         owner_string(l), bound_string(l)),
             fmt::format("Or make {} listen on {} as well.",
-                        l.process.empty() ? std::string("the server") : l.process,
+                        l.process.empty() ? std::string("the server") : l.process.escaped(),
                         fmt::join(tried_ips(obs), " and "))};
 }
 

@@ -64,9 +64,11 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
         for (auto piece : f) {
             if (!text.empty())
                 text += ' ';
-            text += escape_nonprintable(piece);
+            text += piece;
         }
-        out.push_back({number, std::move(text)});
+        const auto address = parse_ip_literal(f.front());
+        out.push_back(
+            {number, std::move(text), address ? std::optional(address->family) : std::nullopt});
     }
     return out;
 }
@@ -85,11 +87,9 @@ std::string resolution_note(Os os, std::string_view name,
         return "No hosts file entry lists this name; the order is the resolver's (DNS or "
                "another source).";
     bool v4 = false, v6 = false;
-    for (const auto& l : lines) {
-        const auto address = l.text.substr(0, l.text.find(' '));
-        if (auto a = parse_ip_literal(address))
-            (a->family == Family::ipv4 ? v4 : v6) = true;
-    }
+    for (const auto& l : lines)
+        if (l.family)
+            (*l.family == Family::ipv4 ? v4 : v6) = true;
     if (v4 && v6)
         return "getaddrinfo sorts what the hosts file lists by RFC 6724 (gai.conf on glibc), "
                "which puts ::1 before 127.0.0.1.";

@@ -154,7 +154,11 @@ std::optional<std::uint32_t> pid_from_name(std::string_view name) {
 }
 
 std::string name_from_comm(std::string_view contents) {
-    return std::string(contents.substr(0, contents.find('\n')));
+    // The kernel ends the name with one newline; a newline inside the name
+    // (prctl allows any byte but NUL) is part of it.
+    if (contents.ends_with('\n'))
+        contents.remove_suffix(1);
+    return std::string(contents);
 }
 
 std::optional<std::vector<MibRow>> decode_mib_tcp_table(std::span<const std::uint8_t> table,

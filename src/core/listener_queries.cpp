@@ -92,7 +92,7 @@ std::optional<bool> port_serves_loopback(std::span<const Listener> listeners, Fa
 
 std::string owner_string(const Listener& l) {
     if (l.pid && !l.process.empty())
-        return fmt::format("{} (pid {})", l.process, *l.pid);
+        return fmt::format("{} (pid {})", l.process.escaped(), *l.pid);
     if (l.pid)
         return fmt::format("pid {}", *l.pid);
     if (l.uid)

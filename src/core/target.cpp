@@ -1,6 +1,7 @@
 #include "loopcheck/core/target.hpp"
 
 #include "loopcheck/core/text.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>
 #include <array>
@@ -173,6 +174,12 @@ Result<Target> Parser::run() {
     t.input = std::string(input_);
     if (input_.empty())
         return fail("empty target");
+    // Reports echo the target as typed; a URL's path, query or fragment is
+    // not checked below. A URL has no raw controls, bidi controls or
+    // non-UTF-8 bytes (RFC 3986 percent-encodes them, RFC 3987 section 4.1
+    // forbids bidi controls in IRIs), so none may reach a report this way.
+    if (!is_terminal_safe(input_))
+        return fail("control character, bidi control or invalid UTF-8");
     std::string_view rest = input_;
     std::size_t offset = 0;
 

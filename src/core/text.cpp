@@ -1,5 +1,7 @@
 #include "loopcheck/core/text.hpp"
 
+#include "loopcheck/core/untrusted.hpp"
+
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -29,8 +31,12 @@ std::size_t visible_length(std::string_view s) {
     return n;
 }
 
-void wrap_into(std::string& out, std::string_view first, std::string_view text, std::size_t indent,
-               std::size_t width) {
+void wrap_into(std::string& out, std::string_view first, std::string_view untrusted_text,
+               std::size_t indent, std::size_t width) {
+    // Every sentence of the text reports passes here: the safety net for an
+    // OS string that reached one without escape_text().
+    const std::string safe = escape_controls(untrusted_text);
+    const std::string_view text = safe;
     std::string line(first);
     std::size_t visible = visible_length(first);
     bool has_word = false;

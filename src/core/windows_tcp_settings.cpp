@@ -1,4 +1,5 @@
 #include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <fmt/format.h>
 
@@ -56,14 +57,14 @@ EffectiveSynLimit effective_max_syn_retransmissions(std::span<const TcpSettingRo
 
     if (picked != nullptr && picked->max_syn_retransmissions) {
         out.value = picked->max_syn_retransmissions;
-        out.setting = picked->setting_name;
+        out.setting = escape_text(picked->setting_name);
         out.why = reason;
         // A twin that says otherwise is worth a word: it is what a change
         // of AutomaticUseCustom (or a wrong guess here) would give.
         const auto* twin = picked == custom_row ? stock_row : custom_row;
         if (twin != nullptr && twin->max_syn_retransmissions &&
             twin->max_syn_retransmissions != out.value)
-            out.why += fmt::format("; {} sets {}", twin->setting_name,
+            out.why += fmt::format("; {} sets {}", escape_text(twin->setting_name),
                                    *twin->max_syn_retransmissions);
         return out;
     }
@@ -107,7 +108,7 @@ std::string summarize_max_syn_retransmissions(std::span<const TcpSettingRow> row
         if (!first)
             first = v;
         listing += fmt::format("{}{}={}", listing.empty() ? "" : ", ",
-                               r.setting_name.empty() ? "?" : r.setting_name, v);
+                               r.setting_name.empty() ? "?" : escape_text(r.setting_name), v);
     }
     if (!first)
         return "unknown";

@@ -6,6 +6,7 @@
 #include "loopcheck/report/json_writer.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/text.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>
 #include <array>
@@ -219,31 +220,34 @@ std::string md_cell(std::string_view s) {
 } // namespace
 
 std::string render_audit_markdown(const AuditReport& r) {
-    std::string out = fmt::format("## loopcheck audit\n\n**{}**\n\n", md_cell(r.summary));
-    out += fmt::format("- loopcheck {} on {} {}\n- command: `{}`\n", r.check.loopcheck_version,
-                       r.check.system.os_name, r.check.system.os_version, r.check.command_line);
+    std::string out = fmt::format("## loopcheck audit\n\n**{}**\n\n", escape_markdown(r.summary));
+    out += fmt::format(
+        "- loopcheck {} on {} {}\n- command: {}\n", r.check.loopcheck_version, r.check.system.os_name,
+        r.check.system.os_version,
+        markdown_code(escape_controls(r.check.command_line), MarkdownPlace::inline_text));
     if (const auto line = localhost_line(r); !line.empty())
-        out += fmt::format("- {}\n", line);
+        out += fmt::format("- {}\n", escape_markdown(line));
     if (const auto note = footnote(r); !note.empty())
-        out += fmt::format("- {}\n", note);
+        out += fmt::format("- {}\n", escape_markdown(note));
     if (!r.ports.empty()) {
         out += "\n| port | listening on | process | localhost:PORT |\n|---|---|---|---|\n";
         for (const auto& p : r.ports)
             out += fmt::format("| {} | `{}` | {} | {} |\n", p.port, md_cell(bound_cell(p)),
-                               md_cell(owner_cell(p)),
-                               md_cell(localhost_cell(r.check.targets[p.target])));
+                               escape_markdown(owner_cell(p)),
+                               escape_markdown(localhost_cell(r.check.targets[p.target])));
     }
     for (const auto& p : r.ports) {
         if (!has_details(p))
             continue;
         out += fmt::format("\n### Port {}\n\n", p.port);
         for (const auto& f : p.findings)
-            out += fmt::format("- **{}** `{}`: {}\n", severity_name(f.severity), f.id, f.message);
+            out += fmt::format("- **{}** `{}`: {}\n", severity_name(f.severity), f.id,
+                               escape_markdown(f.message));
         const auto& fixes = r.check.targets[p.target].diagnosis.fixes;
         if (p.exit_code != 0 && !fixes.empty()) {
             out += "\n**Fix**\n\n";
             for (const auto& f : fixes)
-                out += fmt::format("- {}\n", f);
+                out += fmt::format("- {}\n", escape_markdown(f));
         }
     }
     return out;

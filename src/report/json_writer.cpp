@@ -128,25 +128,17 @@ std::string JsonWriter::escape(std::string_view s) {
             continue;
         }
         // Copy a well-formed UTF-8 sequence; replace anything else.
-        const int len = (c >= 0xC2 && c <= 0xDF)   ? 2
-                        : (c >= 0xE0 && c <= 0xEF) ? 3
-                        : (c >= 0xF0 && c <= 0xF4) ? 4
-                                                   : 0;
-        bool ok = len > 0 && i + len <= s.size();
-        if (ok) {
-            // Second-byte ranges that rule out overlong forms and surrogates.
-            const auto c1 = static_cast<unsigned char>(s[i + 1]);
-            ok = !((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) ||
-                   (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F));
-        }
-        for (int k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-        if (ok) {
-            out.append(s.substr(i, len));
-            i += len - 1;
-        } else {
+        const std::size_t len = utf8_sequence_length(s, i);
+        if (len == 0) {
             out += "\\ufffd";
+            continue;
         }
+        const char32_t cp = utf8_code_point(s.substr(i, len));
+        if (is_control_code_point(cp))
+            out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
+        else
+            out.append(s.substr(i, len));
+        i += len - 1;
     }
     out += '"';
     return out;

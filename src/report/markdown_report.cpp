@@ -1,6 +1,7 @@
 // The Markdown report, made to be pasted into a GitHub or GitLab issue.
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/report/render.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -77,7 +78,7 @@ void listener_table(std::string& out, const TargetReport& t) {
                        t.target.port);
     for (const auto& l : *t.listeners)
         out += fmt::format("| `{}` | {} | {} | {} |\n", endpoint_string(l.bound),
-                           l.process.empty() ? "-" : cell(l.process),
+                           l.process.empty() ? "-" : l.process.markdown(MarkdownPlace::table_cell),
                            l.pid ? std::to_string(*l.pid) : "hidden",
                            l.v6only ? (*l.v6only ? "on" : "off") : "-");
 }
@@ -109,30 +110,34 @@ void raw_samples(std::string& out, const Report& r) {
 std::string render_markdown(const Report& r) {
     std::string out = "## loopcheck report\n\n";
     for (const auto& t : r.targets)
-        out += fmt::format("**{}**  \n", cell(t.diagnosis.verdict));
+        out += fmt::format("**{}**  \n", escape_markdown(t.diagnosis.verdict));
     if (r.incomplete)
         out += "**INCOMPLETE: interrupted before every probe finished**  \n";
     if (!r.quick_note.empty())
         out += fmt::format("\n{}\n", r.quick_note);
-    out += fmt::format("\n- loopcheck {} on {} {}\n- command: `{}`\n- timeout {}, threshold {}, "
+    out += fmt::format("\n- loopcheck {} on {} {}\n- command: {}\n- timeout {}, threshold {}, "
                        "{} round(s)\n",
-                       r.loopcheck_version, r.system.os_name, r.system.os_version, r.command_line,
+                       r.loopcheck_version, r.system.os_name, r.system.os_version,
+                       markdown_code(escape_controls(r.command_line), MarkdownPlace::inline_text),
                        format_duration(r.timeout), format_duration(r.threshold), r.count);
     for (const auto& [k, v] : r.system.tcp_settings)
-        out += fmt::format("- `{}` = {}\n", k, cell(v));
+        out += fmt::format("- {} = {}\n", markdown_code(k, MarkdownPlace::inline_text),
+                           escape_markdown(v));
     if (r.listener_table.error)
-        out += fmt::format("- listeners: unavailable ({})\n", *r.listener_table.error);
+        out += fmt::format("- listeners: unavailable ({})\n",
+                           escape_markdown(*r.listener_table.error));
     else if (!r.listener_table.limits.empty())
-        out += fmt::format("- listeners: {}\n", r.listener_table.limits);
+        out += fmt::format("- listeners: {}\n", escape_markdown(r.listener_table.limits));
     if (r.self_check) {
         out += "\n### Self-check\n\n";
         for (const auto& s : r.self_check->statements)
-            out += fmt::format("- {}\n", s);
+            out += fmt::format("- {}\n", escape_markdown(s));
     }
     for (const auto& t : r.targets) {
-        out += fmt::format("\n### `{}`\n\n", cell(t.target.input));
+        out +=
+            fmt::format("\n### {}\n\n", markdown_code(t.target.input, MarkdownPlace::inline_text));
         if (t.resolve_error) {
-            out += fmt::format("{}\n", t.resolve_error->message);
+            out += fmt::format("{}\n", escape_markdown(t.resolve_error->message));
         } else {
             out +=
                 fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
@@ -140,10 +145,12 @@ std::string render_markdown(const Report& r) {
                             t.addresses.size());
             if (t.resolution) {
                 for (const auto& l : t.resolution->hosts_lines)
-                    out += fmt::format("- `{}` line {}: `{}`\n", r.system.hosts_file, l.number,
-                                       cell(l.text));
+                    out +=
+                        fmt::format("- {} line {}: {}\n",
+                                    markdown_code(r.system.hosts_file, MarkdownPlace::inline_text),
+                                    l.number, l.text.markdown(MarkdownPlace::inline_text));
                 if (!t.resolution->note.empty())
-                    out += fmt::format("- {}\n", t.resolution->note);
+                    out += fmt::format("- {}\n", escape_markdown(t.resolution->note));
                 out += "\n";
             }
             address_table(out, t, r.count);
@@ -162,7 +169,8 @@ std::string render_markdown(const Report& r) {
             out += "\n**Findings**\n\n";
             for (const auto& f : t.diagnosis.findings)
                 out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
-                                   f.cause.empty() ? "" : fmt::format(" ({})", f.cause), f.message);
+                                   f.cause.empty() ? "" : fmt::format(" ({})", f.cause),
+                                   escape_markdown(f.message));
         }
         if (t.diagnosis.clients_agree && !t.diagnosis.clients.empty()) {
             const auto& p = t.diagnosis.clients.front().prediction;
@@ -195,7 +203,7 @@ std::string render_markdown(const Report& r) {
         if (!t.diagnosis.fixes.empty()) {
             out += "\n**Fix**\n\n";
             for (const auto& f : t.diagnosis.fixes)
-                out += fmt::format("- {}\n", f);
+                out += fmt::format("- {}\n", escape_markdown(f));
         }
     }
     out += "\n";

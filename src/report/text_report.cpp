@@ -4,6 +4,7 @@
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/report/render.hpp"
 #include "loopcheck/core/text.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>
 #include <array>
@@ -161,7 +162,9 @@ void resolution_lines(Writer& w, const Report& r, const Resolution& res) {
     if (!res.hosts_file_readable)
         w.wrapped("  ", fmt::format("({} could not be read)", r.system.hosts_file), 4);
     for (const auto& l : res.hosts_lines)
-        w.wrapped("  ", fmt::format("{} line {}: {}", r.system.hosts_file, l.number, l.text), 4);
+        w.wrapped("  ",
+                  fmt::format("{} line {}: {}", r.system.hosts_file, l.number, l.text.escaped()),
+                  4);
     if (!res.note.empty())
         w.wrapped("  ", res.note, 2);
 }
@@ -281,8 +284,8 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
 
 std::string render_text(const Report& r, const TextStyle& style) {
     Writer w(style);
-    for (const auto& t : r.targets)
-        w.line(w.paint(t.diagnosis.verdict, verdict_color(t.diagnosis.exit_code)));
+    for (const auto& t : r.targets) // a verdict may quote the resolver: the safety net
+        w.line(w.paint(escape_controls(t.diagnosis.verdict), verdict_color(t.diagnosis.exit_code)));
     if (r.incomplete)
         w.line(w.paint("INCOMPLETE: interrupted before every probe finished", red));
     if (!r.quick_note.empty()) {

@@ -251,6 +251,8 @@ TEST_CASE("/proc: socket links, pids and comm", "[listeners][decode]") {
     CHECK(name_from_comm("python3\n") == "python3");
     CHECK(name_from_comm("loopcheck_tests") == "loopcheck_tests");
     CHECK(name_from_comm("") == "");
+    // Only the kernel's final newline goes: the name is kept byte for byte.
+    CHECK(name_from_comm("a\nb\n") == "a\nb");
 }
 
 TEST_CASE("Windows: MIB_TCPTABLE_OWNER_PID bytes", "[listeners][decode]") {

@@ -3,8 +3,11 @@
 #pragma once
 
 #include "loopcheck/core/machine.hpp"
+#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,13 +15,17 @@
 namespace loopcheck {
 
 struct HostsLine {
-    int number = 0;   ///< 1-based line number in the file
-    std::string text; ///< the entry without its comment, whitespace folded
+    int number = 0; ///< 1-based line number in the file
+    /// The entry without its comment, whitespace folded, bytes as they are
+    /// in the file: print it through Untrusted's neutralisers only.
+    Untrusted text;
+    /// The family of the entry's address; nullopt when it is no IP literal.
+    std::optional<Family> family;
 };
 
 /// The entries of a hosts file (`content`) that list `name` (case does not
 /// matter; a trailing dot on `name` is ignored). Comments and blank lines
-/// are skipped; lines with bytes outside printable ASCII are shown escaped.
+/// are skipped.
 std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_view name);
 
 /// Larger hosts files are read only this far (a corrupt or hostile file

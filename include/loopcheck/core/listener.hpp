@@ -4,6 +4,7 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,10 @@ struct Listener {
     /// The process holding the socket; nullopt when it could not be seen
     /// (another user's process without root, another PID namespace).
     std::optional<std::uint32_t> pid;
-    std::string process; ///< its name ("python3"); empty when unknown
+    /// Its name ("python3"); empty when unknown. Any local user picks it
+    /// (prctl(PR_SET_NAME), the executable's file name): print it through
+    /// Untrusted's neutralisers only.
+    Untrusted process;
     /// The socket's owner uid where the OS says even when the process is
     /// hidden (Linux sock_diag); nullopt elsewhere.
     std::optional<std::uint32_t> uid;

@@ -82,7 +82,7 @@ std::optional<std::uint32_t> socket_inode_from_link(std::string_view target);
 /// A /proc entry's name as a pid: digits only, no sign, fits 32 bits.
 std::optional<std::uint32_t> pid_from_name(std::string_view name);
 
-/// /proc/PID/comm as a name: the contents up to the first newline.
+/// /proc/PID/comm as a name: the contents without the newline the kernel ends them with.
 std::string name_from_comm(std::string_view contents);
 
 // --- Windows: GetExtendedTcpTable (iprtrmib.h, tcpmib.h). -----------------

@@ -16,7 +16,8 @@ std::size_t visible_length(std::string_view s);
 
 /// Appends `text` to `out` word-wrapped at `width` columns: the first line
 /// after `first`, the rest indented by `indent` spaces; a word longer than
-/// the width stands on a line of its own. Ends with a newline.
+/// the width stands on a line of its own. Ends with a newline. Controls in
+/// `text` are escaped (escape_controls), so one sentence stays one paragraph.
 void wrap_into(std::string& out, std::string_view first, std::string_view text, std::size_t indent,
                std::size_t width);
 

@@ -13,6 +13,7 @@
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/sample.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,6 +3,8 @@
 // nothing to parse.
 #pragma once
 
+#include "loopcheck/core/untrusted.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +24,8 @@ public:
     JsonWriter& value(std::string_view s);
     JsonWriter& value(const char* s) { return value(std::string_view(s)); }
     JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+    /// The exact value: JSON carries what the other process or file said.
+    JsonWriter& value(const Untrusted& s) { return value(std::string_view(s.raw_)); }
     JsonWriter& value(bool b);
     JsonWriter& value(std::int64_t n);
     JsonWriter& value(int n) { return value(static_cast<std::int64_t>(n)); }
@@ -39,7 +43,9 @@ public:
     [[nodiscard]] std::string str() const { return out_ + "\n"; }
 
     /// JSON string escaping; invalid UTF-8 bytes become U+FFFD so the
-    /// document stays valid whatever a host name or OS message held.
+    /// document stays valid whatever a host name or OS message held. DEL,
+    /// the C1 and the bidi controls are written as \u escapes: the string
+    /// reads back the same, and the document itself is safe to `cat`.
     static std::string escape(std::string_view s);
 
 private:

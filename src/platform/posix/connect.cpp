@@ -1,6 +1,7 @@
 // The platform layer for Linux, macOS and other POSIX systems: BSD sockets,
 // poll(), getaddrinfo(). Linux-only and macOS-only parts are marked.
 #include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -167,7 +168,8 @@ Micros monotonic_now() {
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
                                      FamilyFilter filter) {
     return detail::resolve_like_a_client(host, port, filter, [](int rc) {
-        return std::string(rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc));
+        // The C library's text (translated under a non-C locale): escaped.
+        return escape_text(rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc));
     });
 }
 

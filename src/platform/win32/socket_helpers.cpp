@@ -1,4 +1,5 @@
 #include "loopcheck/platform/win32/socket_helpers.hpp"
+#include "loopcheck/core/untrusted.hpp"
 
 #include "loopcheck/core/utf16.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
@@ -50,7 +51,10 @@ std::string wsa_message(int code) {
     while (!text.empty() &&
            (text.back() == '\r' || text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
         text.pop_back();
-    return text.empty() ? wsa_error_name(code) : fmt::format("{} ({})", text, wsa_error_name(code));
+    // The system's text can be translated: controls come out as escapes,
+    // like any text loopcheck did not write.
+    return text.empty() ? wsa_error_name(code)
+                        : fmt::format("{} ({})", escape_text(text), wsa_error_name(code));
 }
 
 /// A non-blocking TCP socket that child processes do not inherit. Windows

@@ -1,0 +1,154 @@
+#include "loopcheck/core/untrusted.hpp"
+
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80)
+        return 1;
+    const std::size_t len = (c >= 0xC2 && c <= 0xDF)   ? 2
+                            : (c >= 0xE0 && c <= 0xEF) ? 3
+                            : (c >= 0xF0 && c <= 0xF4) ? 4
+                                                       : 0;
+    if (len == 0 || len > s.size() - i)
+        return 0;
+    // The second byte's range rules out overlong forms, surrogates
+    // (U+D800-U+DFFF) and code points above U+10FFFF (RFC 3629, section 4).
+    const auto c1 = static_cast<unsigned char>(s[i + 1]);
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
+        (c == 0xF4 && c1 > 0x8F))
+        return 0;
+    for (std::size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+char32_t utf8_code_point(std::string_view sequence) noexcept {
+    const auto c = static_cast<unsigned char>(sequence[0]);
+    if (sequence.size() == 1)
+        return c;
+    char32_t cp = c & (0x7F >> sequence.size());
+    for (std::size_t k = 1; k < sequence.size(); ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(sequence[k]) & 0x3F);
+    return cp;
+}
+
+bool is_control_code_point(char32_t c) noexcept {
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F ||
+           (c >= 0x2028 && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+namespace {
+
+/// escape_text() and escape_controls() in one loop; they differ only in
+/// what a backslash becomes.
+std::string neutralise(std::string_view s, bool escape_backslash) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t len = utf8_sequence_length(s, i);
+        if (len == 0) {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i]));
+            ++i;
+            continue;
+        }
+        const auto seq = s.substr(i, len);
+        i += len;
+        const char32_t cp = utf8_code_point(seq);
+        if (cp == '\\' && escape_backslash) {
+            out += "\\\\";
+        } else if (!is_control_code_point(cp)) {
+            out += seq;
+        } else if (cp == '\t') {
+            out += "\\t";
+        } else if (cp == '\n') {
+            out += "\\n";
+        } else if (cp == '\r') {
+            out += "\\r";
+        } else if (cp < 0x80) {
+            out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
+        } else {
+            out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
+        }
+    }
+    return out;
+}
+
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+} // namespace
+
+std::string escape_text(std::string_view raw) {
+    return neutralise(raw, true);
+}
+
+std::string escape_controls(std::string_view text) {
+    return neutralise(text, false);
+}
+
+bool is_terminal_safe(std::string_view text) noexcept {
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t len = utf8_sequence_length(text, i);
+        if (len == 0 || is_control_code_point(utf8_code_point(text.substr(i, len))))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+std::string escape_markdown(std::string_view composed) {
+    // The safety net first: a control that reached a sentence unescaped.
+    const std::string text = escape_controls(composed);
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    // At the start of a line these open a heading, a list item, a setext
+    // underline or an ordered list ("1." and "1)").
+    std::size_t digits = 0;
+    while (digits < text.size() && is_digit(text[digits]))
+        ++digits;
+    const bool ordered_list =
+        digits > 0 && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool inline_syntax =
+            std::string_view("\\`*_[]<>|&~$").find(c) != std::string_view::npos;
+        const bool at_start = i == 0 && std::string_view("#+-=").find(c) != std::string_view::npos;
+        if (inline_syntax || at_start || (ordered_list && i == digits))
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string markdown_code(std::string_view composed, MarkdownPlace where) {
+    const std::string text = escape_controls(composed); // the safety net
+    if (text.empty())
+        return "` `"; // "``" would be no code span at all
+    std::size_t longest = 0, run = 0;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    std::string body;
+    for (char c : text) {
+        if (c == '|' && where == MarkdownPlace::table_cell)
+            body += "\\|";
+        else
+            body += c;
+    }
+    // A code span strips one space from each end when both ends have one,
+    // and a backtick at an end would join the fence: pad both ends then.
+    const bool all_spaces = text.find_first_not_of(' ') == std::string::npos;
+    const bool pad = (text.front() == '`' || text.back() == '`' ||
+                      (text.front() == ' ' && text.back() == ' ' && !all_spaces));
+    const std::string_view space = pad ? " " : "";
+    return fmt::format("{}{}{}{}{}", fence, space, body, space, fence);
+}
+
+} // namespace loopcheck
