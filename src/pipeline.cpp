@@ -65,7 +65,7 @@ Plan make_plan(const Report& report, const Options& opt) {
 
 /// The hosts file's text, read up to max_hosts_file_bytes; nullopt when it
 /// cannot be read.
-std::optional<std::string> read_hosts_file(const std::string& path) {
+std::optional<std::string> read_text_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return std::nullopt;
@@ -84,14 +84,19 @@ int fail(int code, const std::string& message) {
 
 void resolve_targets(Report& report, const Options& opt) {
     // Where each name's order comes from: its hosts file lines and the OS's rule.
-    const auto hosts = read_hosts_file(report.system.hosts_file);
+    const auto hosts = read_text_file(report.system.hosts_file);
+    // glibc's getaddrinfo ranks by RFC 6724 as /etc/gai.conf adjusts it;
+    // Windows has no such file (its table is netsh's prefix policies).
+    std::vector<HostsLine> gai_rules;
+    if (report.system.os != "Windows")
+        if (const auto gai = read_text_file("/etc/gai.conf"))
+            gai_rules = gai_conf_rules(*gai);
     for (auto& tr : report.targets) {
         if (!tr.target.literal) {
             Resolution r;
             r.hosts_file_readable = hosts.has_value();
             if (hosts)
                 r.hosts_lines = hosts_lines_for(*hosts, tr.target.host);
-            r.note = resolution_note(report.system.os, tr.target.host, r.hosts_lines);
             tr.resolution = std::move(r);
         }
     }
@@ -128,6 +133,16 @@ void resolve_targets(Report& report, const Options& opt) {
             a.port = t.port;
             tr.addresses.emplace_back().address = a;
         }
+    }
+    // The note describes the order measured, so it is written after it.
+    for (auto& tr : report.targets) {
+        if (!tr.resolution)
+            continue;
+        std::vector<Address> order;
+        for (const auto& a : tr.addresses)
+            order.push_back(a.address);
+        tr.resolution->note = resolution_note(report.system.os, tr.target.host,
+                                              tr.resolution->hosts_lines, order, gai_rules);
     }
 }
 
@@ -179,6 +194,9 @@ void run_rounds(Report& report, const Options& opt) {
     if (plan.specs.empty())
         return;
     ProgressLine progress(opt.verbosity >= 0 && platform::is_terminal(platform::Stream::err));
+    // A listener whose backlog overflows drops SYNs: the kernel's counter
+    // around the probes shows whether that happened during them.
+    const auto overflows_before = platform::listen_overflows();
     for (int round = 0; round < opt.count && !stop_requested(); ++round) {
         spdlog::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
         auto samples = probe(plan.specs, opt.timeout, progress.callback());
@@ -189,6 +207,9 @@ void run_rounds(Report& report, const Options& opt) {
         }
     }
     progress.clear();
+    const auto overflows_after = platform::listen_overflows();
+    if (overflows_before && overflows_after)
+        report.listen_overflows = ListenOverflows{*overflows_before, *overflows_after};
     report.incomplete = stop_requested();
     if (opt.quick)
         infer_default_samples(report);
@@ -240,9 +261,11 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
         in.expect_refused = opt.expect_refused || i >= expect_refused_from;
         if (tr.listeners)
             in.listeners = std::span<const platform::Listener>(*tr.listeners);
+        in.listen_overflows = report.listen_overflows;
         tr.diagnosis = diagnose(in);
         for (const auto& spec : opt.emulate)
-            tr.emulations.push_back({spec, {}, predict_emulation(spec, obs)});
+            tr.emulations.push_back(
+                {spec, {}, predict_emulation(spec, obs, os_from_name(report.system.os)), {}, 0});
     }
 }
 
@@ -252,11 +275,17 @@ void run_emulations(Report& report, const Options& opt) {
         for (const auto& a : tr.addresses)
             addresses.push_back(a.address);
         for (auto& e : tr.emulations) {
+            // As many rounds as the probes ran (-n): one emulated connect
+            // could be the outlier.
+            for (int round = 0; round < opt.count && !stop_requested(); ++round) {
+                spdlog::debug("emulating {} against {} (round {})", e.spec.label,
+                              tr.target.input, round + 1);
+                e.rounds.push_back(run_emulation(e.spec, addresses, opt.timeout,
+                                                 report.system.os, report.system.windows_build));
+            }
+            settle_rounds(e);
             if (stop_requested())
-                return;
-            spdlog::debug("emulating {} against {}", e.spec.label, tr.target.input);
-            e.measured = run_emulation(e.spec, addresses, opt.timeout, report.system.os,
-                                       report.system.windows_build);
+                break;
         }
     }
     report.incomplete = report.incomplete || stop_requested();

@@ -2,6 +2,7 @@
 // /proc/PID/fd links name their owners (proc(5)). Neither needs privileges
 // for what it can show: every user sees every socket of the network
 // namespace, but only the owners of processes they may ptrace.
+#include "loopcheck/core/netstat.hpp"
 #include "loopcheck/listener_decode.hpp"
 #include "loopcheck/listeners.hpp"
 #include "loopcheck/platform.hpp"
@@ -13,6 +14,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
@@ -247,6 +250,15 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
                                      "kernel socket, or a process in another container)";
     table.missing = std::move(missing);
     return table;
+}
+
+std::optional<std::uint64_t> listen_overflows() {
+    // Of this network namespace, like the listener table. A few kB: read whole.
+    std::ifstream in("/proc/net/netstat", std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return parse_listen_overflows(text);
 }
 
 } // namespace loopcheck::platform

@@ -143,7 +143,10 @@ TEST_CASE("Linux: a fast refusal then IPv4 is healthy, with the latent cost name
     CHECK(contains(fb->message, "on Windows"));
     CHECK(find(r.d, finding_id::healthy));
     CHECK(find(r.d, finding_id::single_stack_listener));
-    CHECK(r.d.fixes.empty());
+    // Cheap for every client but Node.js 17 to 19, which tries ::1 only
+    // and fails: its setting is the one fix.
+    REQUIRE(r.d.fixes.size() == 1);
+    CHECK(contains(r.d.fixes.front(), "--dns-result-order=ipv4first"));
 }
 
 TEST_CASE("IPv6-only server: never rewrite to 127.0.0.1", "[diagnose]") {

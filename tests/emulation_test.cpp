@@ -49,9 +49,9 @@ TEST_CASE("bad emulate values are usage errors", "[emulation]") {
 TEST_CASE("the model's prediction for an emulated strategy", "[emulation]") {
     std::vector<Observation> obs{observe(ipv6_loopback(80), Outcome::refused, 2030ms, 700us),
                                  observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 200us)};
-    CHECK(predict_emulation(*parse_emulation("sequential"), obs).time == 2030ms + 200us);
-    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs).time == 100ms + 200us);
-    CHECK(predict_emulation(*parse_emulation("node"), obs).time == 700us + 200us);
+    CHECK(predict_emulation(*parse_emulation("sequential"), obs, Os::windows).time == 2030ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs, Os::windows).time == 100ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("node"), obs, Os::windows).time == 700us + 200us);
 }
 
 TEST_CASE("Happy Eyeballs alternates families in its order", "[emulation]") {

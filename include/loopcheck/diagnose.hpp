@@ -5,6 +5,7 @@
 #pragma once
 
 #include "loopcheck/clients.hpp"
+#include "loopcheck/core/netstat.hpp"
 #include "loopcheck/observation.hpp"
 #include "loopcheck/platform.hpp"
 #include "loopcheck/result.hpp"
@@ -34,6 +35,8 @@ inline constexpr std::string_view slow_accept = "slow-accept";
 inline constexpr std::string_view unresolved = "unresolved";
 /// Something listens on the port, but on no address the target reaches.
 inline constexpr std::string_view listener_elsewhere = "listener-elsewhere";
+/// An accept needed a SYN retransmission: the listener's backlog overflowed.
+inline constexpr std::string_view accept_queue_full = "accept-queue-full";
 } // namespace finding_id
 
 /// Why a refusal was slow.
@@ -76,6 +79,9 @@ struct DiagnosisInput {
     /// could be read; nullopt otherwise. Findings and fixes then name the
     /// process and the address it is bound to.
     std::optional<std::span<const platform::Listener>> listeners;
+    /// The kernel's ListenOverflows counter before and after the probes
+    /// (Linux), for the accept-queue-full finding; nullopt elsewhere.
+    std::optional<ListenOverflows> listen_overflows;
 };
 
 Diagnosis diagnose(const DiagnosisInput& in);

@@ -177,6 +177,12 @@ struct ListenerTable {
 /// gives no table at all (or has no way to list one).
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port);
 
+/// The kernel's count of SYNs dropped because a listener's accept queue was
+/// full (Linux: TcpExt ListenOverflows in /proc/net/netstat, parsed by
+/// parse_listen_overflows); nullopt where the OS keeps no such counter or
+/// it cannot be read.
+std::optional<std::uint64_t> listen_overflows();
+
 /// Facts about the machine that explain connect timings.
 struct SystemFacts {
     std::string os;         ///< "Linux", "Windows", "macOS", ...

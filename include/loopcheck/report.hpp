@@ -76,6 +76,9 @@ struct Report {
     std::optional<SelfCheck> self_check;
     ListenerTableStatus listener_table;
     bool incomplete = false; ///< interrupted before every probe finished
+    /// The kernel's ListenOverflows counter before and after the probes
+    /// (Linux); nullopt where it could not be read.
+    std::optional<ListenOverflows> listen_overflows;
     /// --quick: how the default-stack times were inferred; empty without it.
     std::string quick_note;
     int exit_code = 0;
