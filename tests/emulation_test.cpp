@@ -92,3 +92,24 @@ TEST_CASE("emulations run for real against listeners the test opens", "[emulatio
     CHECK_FALSE(fail.connected);
     CHECK(fail.attempts == 1);
 }
+
+TEST_CASE("an emulated connect off its model by more than max(50 ms, 20 %) is flagged",
+          "[emulation]") {
+    const ConnectPrediction model{true, 200us, make_ipv4(127, 0, 0, 1, 80), 1, false};
+    auto at = [](Micros t, bool connected = true) {
+        return ConnectPrediction{connected, t, std::nullopt, 1, false};
+    };
+    CHECK_FALSE(off_model(at(40ms), model));        // within 50 ms
+    CHECK(off_model(at(300ms), model));             // the issue's 0.3 s against 0.017 ms
+    CHECK(off_model(at(200us, false), model));      // ended differently
+    const ConnectPrediction slow{true, 2030ms, std::nullopt, 2, false};
+    CHECK_FALSE(off_model(at(2400ms), slow));       // within 20 %
+    CHECK(off_model(at(2500ms), slow));
+
+    EmulationResult e;
+    e.predicted = model;
+    e.rounds = {at(300us), at(1000ms), at(250us), at(200us), at(900ms)};
+    settle_rounds(e);
+    CHECK(e.measured.time == 300us); // the median round
+    CHECK(e.rounds_off_model == 2);
+}
