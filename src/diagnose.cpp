@@ -323,9 +323,8 @@ void Diagnoser::client_fixes() {
     if (!other_fails)
         return;
     auto pays = [&](std::string_view id) {
-        return std::any_of(d_.clients.begin(), d_.clients.end(), [&](const ClientImpact& c) {
-            return c.id == id && client_pays(c);
-        });
+        return std::any_of(d_.clients.begin(), d_.clients.end(),
+                           [&](const ClientImpact& c) { return c.id == id && client_pays(c); });
     };
     if (served == Family::ipv4) {
         if (pays("node"))
@@ -459,10 +458,10 @@ void Diagnoser::verdict() {
             return f.id == finding_id::accept_queue_full;
         });
         if (refusal != obs_.end())
-            d_.verdict = fmt::format("SLOW: {} connects via {}, but {} is refused only after {}",
-                                     input, endpoint_string(winner.address),
-                                     endpoint_string(refusal->address),
-                                     format_duration(cost(*refusal)));
+            d_.verdict =
+                fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", input,
+                            endpoint_string(winner.address), endpoint_string(refusal->address),
+                            format_duration(cost(*refusal)));
         else if (queue)
             d_.verdict = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
                                      "overflowed: an accept needed a SYN retransmission",

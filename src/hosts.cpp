@@ -88,8 +88,8 @@ std::vector<HostsLine> gai_conf_rules(std::string_view content) {
         line = line.substr(0, line.find('#'));
         const auto f = fields(line);
         // The rules that change RFC 6724's ranking (gai.conf(5)).
-        if (f.empty() || (f.front() != "precedence" && f.front() != "label" &&
-                          f.front() != "scopev4"))
+        if (f.empty() ||
+            (f.front() != "precedence" && f.front() != "label" && f.front() != "scopev4"))
             continue;
         std::string text;
         for (auto piece : f) {
@@ -172,12 +172,21 @@ std::string resolution_note(std::string_view os, std::string_view name,
         return fmt::format("getaddrinfo sorts what the hosts file lists by RFC 6724{}, which {}.",
                            rules, put);
     }
+    // curl >= 7.78 does not ask the resolver for localhost (lib/hostip.c).
+    const std::string curl =
+        is_localhost || (name.size() > 10 && same_name(name.substr(name.size() - 10), ".localhost"))
+            ? " (curl 7.78 and later answers localhost itself with 127.0.0.1 "
+              "and ::1 whatever the hosts file says; the one loopcheck did not "
+              "probe is left out of its model.)"
+            : "";
     if (v4)
-        return "The hosts file lists only IPv4 addresses for this name, so clients here never "
-               "try IPv6 for it.";
+        return "The hosts file lists only IPv4 addresses for this name, so clients that ask the "
+               "resolver never try IPv6 for it." +
+               curl;
     if (v6)
-        return "The hosts file lists only IPv6 addresses for this name, so clients here never "
-               "try IPv4 for it.";
+        return "The hosts file lists only IPv6 addresses for this name, so clients that ask the "
+               "resolver never try IPv4 for it." +
+               curl;
     return "";
 }
 

@@ -278,10 +278,10 @@ void run_emulations(Report& report, const Options& opt) {
             // As many rounds as the probes ran (-n): one emulated connect
             // could be the outlier.
             for (int round = 0; round < opt.count && !stop_requested(); ++round) {
-                spdlog::debug("emulating {} against {} (round {})", e.spec.label,
-                              tr.target.input, round + 1);
-                e.rounds.push_back(run_emulation(e.spec, addresses, opt.timeout,
-                                                 report.system.os, report.system.windows_build));
+                spdlog::debug("emulating {} against {} (round {})", e.spec.label, tr.target.input,
+                              round + 1);
+                e.rounds.push_back(run_emulation(e.spec, addresses, opt.timeout, report.system.os,
+                                                 report.system.windows_build));
             }
             settle_rounds(e);
             if (stop_requested())

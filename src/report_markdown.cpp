@@ -189,8 +189,8 @@ std::string render_markdown(const Report& r) {
                                        : fmt::format("fails after {}", format_duration(p.time)),
                                    p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
                 if (windows)
-                    out += fmt::format(" {} |",
-                                       c.windows ? cell(prediction_text(*c.windows)) : "-");
+                    out +=
+                        fmt::format(" {} |", c.windows ? cell(prediction_text(*c.windows)) : "-");
                 out += "\n";
             }
         }
@@ -199,13 +199,12 @@ std::string render_markdown(const Report& r) {
             out += "| strategy | measured (median round) | model | rounds off model |\n"
                    "|---|---|---|---|\n";
             for (const auto& e : t.emulations)
-                out += fmt::format("| {} | {} | {} | {} |\n", cell(e.spec.label),
-                                   cell(prediction_text(e.measured)),
-                                   cell(prediction_text(e.predicted)),
-                                   e.rounds_off_model > 0
-                                       ? fmt::format("**{} of {}**", e.rounds_off_model,
-                                                     e.rounds.size())
-                                       : fmt::format("0 of {}", e.rounds.size()));
+                out += fmt::format(
+                    "| {} | {} | {} | {} |\n", cell(e.spec.label),
+                    cell(prediction_text(e.measured)), cell(prediction_text(e.predicted)),
+                    e.rounds_off_model > 0
+                        ? fmt::format("**{} of {}**", e.rounds_off_model, e.rounds.size())
+                        : fmt::format("0 of {}", e.rounds.size()));
         }
         if (!t.diagnosis.fixes.empty()) {
             out += "\n**Fix**\n\n";

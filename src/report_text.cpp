@@ -203,9 +203,9 @@ void client_table(Writer& w, const TargetReport& t) {
 std::string measured_cell(const EmulationResult& e) {
     auto cell = prediction_cell(e.measured);
     if (e.rounds.size() > 1) {
-        const auto [lo, hi] = std::minmax_element(
-            e.rounds.begin(), e.rounds.end(),
-            [](const auto& a, const auto& b) { return a.time < b.time; });
+        const auto [lo, hi] =
+            std::minmax_element(e.rounds.begin(), e.rounds.end(),
+                                [](const auto& a, const auto& b) { return a.time < b.time; });
         cell += fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
     }
     return cell;

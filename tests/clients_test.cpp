@@ -55,8 +55,9 @@ const ClientContext linux_localhost{"localhost", Os::linux};
 } // namespace
 
 TEST_CASE("every row has an id from the contract and a range that holds together", "[clients]") {
-    const std::set<std::string> ids{"python", "python-asyncio", "dotnet", "curl", "wget",
-                                    "node",   "go",             "java-socket", "java-httpclient"};
+    const std::set<std::string> ids{"python", "python-asyncio", "dotnet",
+                                    "curl",   "wget",           "node",
+                                    "go",     "java-socket",    "java-httpclient"};
     std::set<std::string> seen;
     for (const auto& m : client_models()) {
         INFO(m.name);

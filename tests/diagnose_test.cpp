@@ -408,9 +408,8 @@ TEST_CASE("IPv6-only server, ::1 first: the slow refusal no in-order client reac
     CHECK(std::any_of(r.d.fixes.begin(), r.d.fixes.end(), [](auto& f) {
         return contains(f, "Java java.net.Socket") && contains(f, "never try [::1]:8000");
     }));
-    CHECK(std::any_of(r.d.fixes.begin(), r.d.fixes.end(), [](auto& f) {
-        return contains(f, "-Djava.net.preferIPv6Addresses=true");
-    }));
+    CHECK(std::any_of(r.d.fixes.begin(), r.d.fixes.end(),
+                      [](auto& f) { return contains(f, "-Djava.net.preferIPv6Addresses=true"); }));
 }
 
 TEST_CASE("advice that holds on Windows only is not given as such elsewhere", "[diagnose]") {
@@ -453,7 +452,8 @@ TEST_CASE("advice that holds on Windows only is not given as such elsewhere", "[
 TEST_CASE("accept-queue-full: an accept that needed a SYN retransmission", "[diagnose]") {
     // -n 5 against a Python server with backlog 5: one round's accept took
     // 1.00 s with one SYN retransmission; the median stayed fast.
-    Observation o = observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 17us, std::nullopt, 1);
+    Observation o =
+        observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 17us, std::nullopt, 1);
     o.summary.latency.max = 1000ms;
     Run r{*parse_target("127.0.0.1:8000"), {o}, {}};
     DiagnosisInput in;
@@ -477,8 +477,8 @@ TEST_CASE("accept-queue-full: an accept that needed a SYN retransmission", "[dia
     auto r2 = diagnose_scenario("127.0.0.1:8000", {step}, "Linux");
     REQUIRE(find(r2.d, finding_id::accept_queue_full));
     CHECK(contains(find(r2.d, finding_id::accept_queue_full)->message, "whole step"));
-    auto r3 = diagnose_scenario(
-        "127.0.0.1:8000", {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 20us)},
-        "Linux");
+    auto r3 = diagnose_scenario("127.0.0.1:8000",
+                                {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 20us)},
+                                "Linux");
     CHECK_FALSE(find(r3.d, finding_id::accept_queue_full));
 }

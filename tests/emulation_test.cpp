@@ -49,8 +49,10 @@ TEST_CASE("bad emulate values are usage errors", "[emulation]") {
 TEST_CASE("the model's prediction for an emulated strategy", "[emulation]") {
     std::vector<Observation> obs{observe(ipv6_loopback(80), Outcome::refused, 2030ms, 700us),
                                  observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 200us)};
-    CHECK(predict_emulation(*parse_emulation("sequential"), obs, Os::windows).time == 2030ms + 200us);
-    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs, Os::windows).time == 100ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("sequential"), obs, Os::windows).time ==
+          2030ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs, Os::windows).time ==
+          100ms + 200us);
     CHECK(predict_emulation(*parse_emulation("node"), obs, Os::windows).time == 700us + 200us);
 }
 
@@ -99,11 +101,11 @@ TEST_CASE("an emulated connect off its model by more than max(50 ms, 20 %) is fl
     auto at = [](Micros t, bool connected = true) {
         return ConnectPrediction{connected, t, std::nullopt, 1, false};
     };
-    CHECK_FALSE(off_model(at(40ms), model));        // within 50 ms
-    CHECK(off_model(at(300ms), model));             // the issue's 0.3 s against 0.017 ms
-    CHECK(off_model(at(200us, false), model));      // ended differently
+    CHECK_FALSE(off_model(at(40ms), model));   // within 50 ms
+    CHECK(off_model(at(300ms), model));        // the issue's 0.3 s against 0.017 ms
+    CHECK(off_model(at(200us, false), model)); // ended differently
     const ConnectPrediction slow{true, 2030ms, std::nullopt, 2, false};
-    CHECK_FALSE(off_model(at(2400ms), slow));       // within 20 %
+    CHECK_FALSE(off_model(at(2400ms), slow)); // within 20 %
     CHECK(off_model(at(2500ms), slow));
 
     EmulationResult e;

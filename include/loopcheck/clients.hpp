@@ -40,7 +40,7 @@ enum class FastFail : std::uint8_t {
 
 /// Where a client's address list comes from.
 enum class AddressSource : std::uint8_t {
-    resolver,           ///< the system resolver's order (hosts file, gai.conf, DNS)
+    resolver,            ///< the system resolver's order (hosts file, gai.conf, DNS)
     resolver_ipv4_first, ///< the resolver's addresses, IPv4 ones first (Node.js <= 16)
     /// curl >= 7.78 answers "localhost" and "*.localhost" itself, without
     /// the resolver: 127.0.0.1 then ::1 ...
@@ -63,7 +63,7 @@ struct ClientModel {
     Micros delay;
     FastFail fast;
     AddressSource source;
-    bool ipv6_first;           ///< reorders to try IPv6 first (curl >= 8.10)
+    bool ipv6_first;            ///< reorders to try IPv6 first (curl >= 8.10)
     bool retry_refused = false; ///< connects once more after a refusal (Java HttpClient)
 };
 
