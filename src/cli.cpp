@@ -124,8 +124,8 @@ int run_cli(int argc, char** argv) {
         ->check(CLI::Range(0, 253))
         ->type_name("N");
     app.add_option("--emulate", emulate_text,
-                   "run a client's connect algorithm for real: sequential, "
-                   "happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
+                   "run a client's connect algorithm for real, once per round (-n): "
+                   "sequential, happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
         ->allow_extra_args(false) // one strategy per --emulate; later words are targets
         ->type_name("STRATEGY");
     app.add_flag("-v,--verbose", verbose, "log each step on stderr; -vv every socket call");
