@@ -519,13 +519,14 @@ Diagnosis Diagnoser::run() {
         return a.connected == b.connected && a.via == b.via &&
                std::chrono::abs(a.time - b.time) < 1ms;
     };
-    // Off Windows the rows must agree on Windows too, or the table is what
-    // shows the difference.
     d_.clients_agree = std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {
-        const auto& first = d_.clients.front();
-        return same(c.prediction, first.prediction) &&
-               (!c.windows || !first.windows || same(*c.windows, *first.windows));
+        return same(c.prediction, d_.clients.front().prediction);
     });
+    d_.clients_agree_on_windows =
+        std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {
+            const auto& first = d_.clients.front();
+            return !c.windows || !first.windows || same(*c.windows, *first.windows);
+        });
     verdict();
     return d_;
 }

@@ -164,7 +164,8 @@ std::string render_markdown(const Report& r) {
                 out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
                                    f.cause.empty() ? "" : fmt::format(" ({})", f.cause), f.message);
         }
-        if (t.diagnosis.clients_agree && !t.diagnosis.clients.empty()) {
+        if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows &&
+            !t.diagnosis.clients.empty()) {
             const auto& p = t.diagnosis.clients.front().prediction;
             out += fmt::format("\nEvery client model {}.\n",
                                p.connected

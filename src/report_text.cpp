@@ -291,7 +291,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
     }
     if (!t.diagnosis.clients.empty()) {
         w.line();
-        if (t.diagnosis.clients_agree) {
+        if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows) {
             const auto& p = t.diagnosis.clients.front().prediction;
             w.wrapped("  ",
                       p.connected ? fmt::format("Every client model connects in about {} via {}.",

@@ -60,6 +60,10 @@ struct Diagnosis {
     /// Every client model comes to the same result within 1 ms, so a
     /// report may say so in one line instead of a table.
     bool clients_agree = false;
+    /// Off Windows: the rows' "on Windows" predictions agree too (true on
+    /// Windows, where there are none). A report shows the table when either
+    /// is false.
+    bool clients_agree_on_windows = true;
     std::vector<std::string> fixes;
     /// The input rewritten to the address that accepted, when that avoids
     /// a fallback (the first fix, as a value scripts can use).
