@@ -414,34 +414,41 @@ std::vector<std::size_t> attempt_order(const ClientModel& client,
 
 std::vector<Attempt> attempts_for(const ClientModel& client, std::span<const Observation> obs,
                                   const ClientContext& ctx) {
-    // The client's own address list, as indexes into obs.
-    std::vector<std::size_t> list;
+    // The client's own address list.
+    std::vector<const Observation*> list;
     const bool own_localhost = (client.source == AddressSource::curl_localhost_ipv4_first ||
                                 client.source == AddressSource::curl_localhost_ipv6_first) &&
                                curl_answers_itself(ctx.host);
     if (own_localhost) {
         // curl never asks the resolver: whatever the hosts file or gai.conf
-        // say, it tries these two, and only what loopcheck probed can be
-        // costed.
+        // say, it tries these two. An address the resolver did not give was
+        // probed on the side (ctx.curl_localhost); one probed nowhere cannot
+        // be costed and is left out.
         const bool v6_first = client.source == AddressSource::curl_localhost_ipv6_first;
-        for (std::string_view ip : {v6_first ? "::1" : "127.0.0.1", v6_first ? "127.0.0.1" : "::1"})
-            for (std::size_t i = 0; i < obs.size(); ++i)
-                if (ip_string(obs[i].address) == ip) {
-                    list.push_back(i);
+        for (std::string_view ip :
+             {v6_first ? "::1" : "127.0.0.1", v6_first ? "127.0.0.1" : "::1"}) {
+            for (auto from : {obs, ctx.curl_localhost}) {
+                const auto it = std::find_if(from.begin(), from.end(), [&](const Observation& o) {
+                    return ip_string(o.address) == ip;
+                });
+                if (it != from.end()) {
+                    list.push_back(&*it);
                     break;
                 }
+            }
+        }
     } else {
-        for (std::size_t i = 0; i < obs.size(); ++i)
-            list.push_back(i);
+        for (const auto& o : obs)
+            list.push_back(&o);
     }
     std::vector<Address> addresses;
     addresses.reserve(list.size());
-    for (auto i : list)
-        addresses.push_back(obs[i].address);
+    for (const auto* o : list)
+        addresses.push_back(o->address);
     std::vector<Attempt> out;
     out.reserve(list.size());
     for (auto k : attempt_order(client, addresses)) {
-        const auto& o = obs[list[k]];
+        const auto& o = *list[k];
         Attempt a{o.address, o.summary.outcome, o.summary.latency.median};
         // Only Windows retries a refused SYN, so only there does turning
         // the retries off change anything.
@@ -485,9 +492,11 @@ std::vector<Observation> as_on_windows(std::span<const Observation> obs) {
 std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
                                           const ClientContext& ctx) {
     std::vector<ClientImpact> out;
-    std::vector<Observation> windows_obs;
-    if (ctx.os != Os::windows)
+    std::vector<Observation> windows_obs, windows_extra;
+    if (ctx.os != Os::windows) {
         windows_obs = as_on_windows(obs);
+        windows_extra = as_on_windows(ctx.curl_localhost);
+    }
     for (const auto& m : client_models()) {
         ClientImpact c;
         c.id = std::string(m.id);
@@ -499,7 +508,7 @@ std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
         c.algorithm = std::string(m.algorithm);
         c.prediction = predict(m, obs, ctx);
         if (ctx.os != Os::windows)
-            c.windows = predict(m, windows_obs, {ctx.host, Os::windows});
+            c.windows = predict(m, windows_obs, {ctx.host, Os::windows, windows_extra});
         out.push_back(std::move(c));
     }
     return out;

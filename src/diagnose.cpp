@@ -498,7 +498,7 @@ Diagnosis Diagnoser::run() {
     timeouts();
     slow_accepts();
     accept_queue_full();
-    d_.clients = predict_clients(obs_, {in_.target->host, os_});
+    d_.clients = predict_clients(obs_, {in_.target->host, os_, in_.curl_localhost});
     fixes();
     d_.exit_code = exit_code();
     if (d_.exit_code == exit_code::healthy &&

@@ -176,8 +176,8 @@ std::string resolution_note(std::string_view os, std::string_view name,
     const std::string curl =
         is_localhost || (name.size() > 10 && same_name(name.substr(name.size() - 10), ".localhost"))
             ? " (curl 7.78 and later answers localhost itself with 127.0.0.1 "
-              "and ::1 whatever the hosts file says; the one loopcheck did not "
-              "probe is left out of its model.)"
+              "and ::1 whatever the hosts file says: loopcheck probes the other "
+              "one too, for the curl rows.)"
             : "";
     if (v4)
         return "The hosts file lists only IPv4 addresses for this name, so clients that ask the "

@@ -27,7 +27,8 @@ namespace {
 struct Slot {
     std::size_t target;
     std::size_t address;
-    bool fast; ///< the no-SYN-retry twin
+    bool fast;  ///< the no-SYN-retry twin
+    bool extra; ///< TargetReport::curl_localhost, not the resolver's answer
 };
 
 struct Plan {
@@ -39,24 +40,28 @@ struct Plan {
 Plan make_plan(const Report& report, const Options& opt) {
     Plan plan;
     for (std::size_t t = 0; t < report.targets.size(); ++t) {
-        const auto& addrs = report.targets[t].addresses;
-        for (std::size_t a = 0; a < addrs.size(); ++a) {
-            const Address& address = addrs[a].address;
-            if (opt.syn_retries) {
-                plan.specs.push_back({address, SynPolicy::fixed, *opt.syn_retries});
-                plan.slots.push_back({t, a, false});
-                continue;
-            }
-            const bool paired =
-                !opt.no_pair && pair_probe(report.system.os, report.system.windows_build, address);
-            // --quick: the no-retry probe alone; the default one is inferred.
-            if (!(opt.quick && paired)) {
-                plan.specs.push_back({address, SynPolicy::system_default, 0});
-                plan.slots.push_back({t, a, false});
-            }
-            if (paired) {
-                plan.specs.push_back({address, SynPolicy::no_retries, 0});
-                plan.slots.push_back({t, a, true});
+        for (const bool extra : {false, true}) {
+            const auto& addrs =
+                extra ? report.targets[t].curl_localhost : report.targets[t].addresses;
+            for (std::size_t a = 0; a < addrs.size(); ++a) {
+                const Address& address = addrs[a].address;
+                if (opt.syn_retries) {
+                    plan.specs.push_back({address, SynPolicy::fixed, *opt.syn_retries});
+                    plan.slots.push_back({t, a, false, extra});
+                    continue;
+                }
+                const bool paired =
+                    !opt.no_pair &&
+                    pair_probe(report.system.os, report.system.windows_build, address);
+                // --quick: the no-retry probe alone; the default one is inferred.
+                if (!(opt.quick && paired)) {
+                    plan.specs.push_back({address, SynPolicy::system_default, 0});
+                    plan.slots.push_back({t, a, false, extra});
+                }
+                if (paired) {
+                    plan.specs.push_back({address, SynPolicy::no_retries, 0});
+                    plan.slots.push_back({t, a, true, extra});
+                }
             }
         }
     }
@@ -134,6 +139,21 @@ void resolve_targets(Report& report, const Options& opt) {
             tr.addresses.emplace_back().address = a;
         }
     }
+    // curl >= 7.78 answers localhost itself with 127.0.0.1 and ::1: what
+    // the resolver left out is probed on the side for its rows.
+    for (auto& tr : report.targets) {
+        if (tr.target.literal || tr.resolve_error || !curl_answers_itself(tr.target.host))
+            continue;
+        for (Address a : {make_ipv4(127, 0, 0, 1, tr.target.port), ipv6_loopback(tr.target.port)}) {
+            const bool resolved = std::any_of(tr.addresses.begin(), tr.addresses.end(),
+                                              [&](const auto& r) { return r.address == a; });
+            const bool filtered =
+                (opt.family == platform::FamilyFilter::ipv4 && a.family == Family::ipv6) ||
+                (opt.family == platform::FamilyFilter::ipv6 && a.family == Family::ipv4);
+            if (!resolved && !filtered)
+                tr.curl_localhost.emplace_back().address = a;
+        }
+    }
     // The note describes the order measured, so it is written after it.
     for (auto& tr : report.targets) {
         if (!tr.resolution)
@@ -202,7 +222,8 @@ void run_rounds(Report& report, const Options& opt) {
         auto samples = probe(plan.specs, opt.timeout, progress.callback());
         for (std::size_t i = 0; i < samples.size(); ++i) {
             const Slot& s = plan.slots[i];
-            auto& ar = report.targets[s.target].addresses[s.address];
+            auto& tr = report.targets[s.target];
+            auto& ar = (s.extra ? tr.curl_localhost : tr.addresses)[s.address];
             (s.fast ? ar.fast_samples : ar.samples).push_back(std::move(samples[i]));
         }
     }
@@ -220,12 +241,14 @@ void infer_default_samples(Report& report) {
     const Micros step = syn_retry_step(report.system.os);
     bool any = false;
     for (auto& tr : report.targets) {
-        for (auto& a : tr.addresses) {
-            if (!a.samples.empty() || a.fast_samples.empty())
-                continue;
-            for (const auto& fast : a.fast_samples)
-                a.samples.push_back(infer_default_sample(fast, limit, step));
-            any = true;
+        for (auto* list : {&tr.addresses, &tr.curl_localhost}) {
+            for (auto& a : *list) {
+                if (!a.samples.empty() || a.fast_samples.empty())
+                    continue;
+                for (const auto& fast : a.fast_samples)
+                    a.samples.push_back(infer_default_sample(fast, limit, step));
+                any = true;
+            }
         }
     }
     if (any)
@@ -252,6 +275,12 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
             a.summary = summarize_address(a.samples, a.fast_samples);
             obs.push_back({a.address, a.summary});
         }
+        std::vector<Observation> curl_obs;
+        for (auto& a : tr.curl_localhost) {
+            a.summary = summarize_address(a.samples, a.fast_samples);
+            if (!a.summary.interrupted)
+                curl_obs.push_back({a.address, a.summary});
+        }
         DiagnosisInput in;
         in.target = &tr.target;
         in.addresses = obs;
@@ -262,6 +291,7 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
         if (tr.listeners)
             in.listeners = std::span<const platform::Listener>(*tr.listeners);
         in.listen_overflows = report.listen_overflows;
+        in.curl_localhost = curl_obs;
         tr.diagnosis = diagnose(in);
         for (const auto& spec : opt.emulate)
             tr.emulations.push_back(

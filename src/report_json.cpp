@@ -206,6 +206,10 @@ void target(JsonWriter& w, const TargetReport& t) {
     for (const auto& a : t.addresses)
         address(w, a);
     w.end_array();
+    w.key("curl_localhost").begin_array();
+    for (const auto& a : t.curl_localhost)
+        address(w, a);
+    w.end_array();
     w.key("listeners");
     if (t.listeners) {
         w.begin_array();

@@ -147,6 +147,13 @@ std::string render_markdown(const Report& r) {
                 out += "\n";
             }
             address_table(out, t, r.count);
+            for (const auto& a : t.curl_localhost)
+                out += fmt::format("\nAlso probed for curl, which answers `{}` itself: `{}` {} "
+                                   "{} (not in the resolver's answer; used by the curl rows "
+                                   "only).\n",
+                                   cell(t.target.host), endpoint_string(a.address),
+                                   outcome_name(a.summary.outcome),
+                                   latency(a.summary.latency, r.count));
             listener_table(out, t);
             for (const auto& a : t.addresses) {
                 if (!a.summary.fast_option_refused)

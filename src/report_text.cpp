@@ -235,6 +235,17 @@ void emulation_table(Writer& w, const TargetReport& t) {
                   2);
 }
 
+/// The loopback addresses probed for curl's own localhost answer only.
+void curl_localhost_lines(Writer& w, const TargetReport& t, int count) {
+    for (const auto& a : t.curl_localhost)
+        w.wrapped("  ",
+                  fmt::format("Also probed for curl, which answers {} itself: {} {} {} (not in "
+                              "the resolver's answer; used by the curl rows only).",
+                              t.target.host, endpoint_string(a.address), outcome_cell(a.summary),
+                              latency_cell(a.summary.latency, count)),
+                  4);
+}
+
 /// Who listens on the target's port (platform::list_listeners).
 void listener_lines(Writer& w, const TargetReport& t) {
     if (!t.listeners)
@@ -278,6 +289,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         if (t.resolution)
             resolution_lines(w, r, *t.resolution);
         address_table(w, t, r.count);
+        curl_localhost_lines(w, t, r.count);
         listener_lines(w, t);
     }
     if (!t.diagnosis.findings.empty()) {

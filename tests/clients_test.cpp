@@ -328,3 +328,22 @@ TEST_CASE("no addresses: nobody connects", "[clients]") {
         CHECK(p.attempts == 0);
     }
 }
+
+TEST_CASE("curl's localhost: an address the resolver left out, probed on the side", "[clients]") {
+    // The hosts file lists only 127.0.0.1 localhost; the server listens on
+    // ::1 only. Measured: curl 7.88.1 tries 127.0.0.1, then connects via ::1.
+    std::vector<Observation> resolved{observe(v4_loopback(80), Outcome::refused, 70us)};
+    std::vector<Observation> side{observe(ipv6_loopback(80), Outcome::accepted, 80us)};
+    const auto all = predict_clients(resolved, {"localhost", Os::linux, side});
+    auto& curl788 = row(all, "curl", "7.78.0").prediction;
+    CHECK(curl788.connected);
+    CHECK(endpoint_string(*curl788.via) == "[::1]:80");
+    CHECK(curl788.time == 150us); // 127.0.0.1 refused, then ::1 at once
+    CHECK(row(all, "curl", "8.2.1").prediction.time == 80us);
+    // Rows that ask the resolver never see ::1.
+    CHECK_FALSE(row(all, "curl").prediction.connected);
+    CHECK_FALSE(row(all, "python").prediction.connected);
+    // The side probe also gets its Windows cost.
+    REQUIRE(row(all, "curl", "7.78.0").windows);
+    CHECK(row(all, "curl", "7.78.0").windows->time == 200ms + 80us);
+}

@@ -98,6 +98,9 @@ bool curl_answers_itself(std::string_view host) noexcept;
 struct ClientContext {
     std::string_view host; ///< the name the client is given ("localhost"); a literal for literals
     Os os = Os::other;     ///< where the observations were measured
+    /// Probes of the loopback addresses of curl's own localhost answer that
+    /// the resolver did not give (TargetReport::curl_localhost).
+    std::span<const Observation> curl_localhost = {};
 };
 
 /// The order in which a client tries `addresses` (indexes into it): the

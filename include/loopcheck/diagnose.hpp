@@ -86,6 +86,8 @@ struct DiagnosisInput {
     /// The kernel's ListenOverflows counter before and after the probes
     /// (Linux), for the accept-queue-full finding; nullopt elsewhere.
     std::optional<ListenOverflows> listen_overflows;
+    /// TargetReport::curl_localhost, summarised: for the curl rows only.
+    std::span<const Observation> curl_localhost;
 };
 
 Diagnosis diagnose(const DiagnosisInput& in);
