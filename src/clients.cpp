@@ -33,8 +33,10 @@ using namespace std::chrono_literals;
 //   families interleaved, aborting each but the last after
 //   autoSelectFamilyAttemptTimeout (250 ms; 500 ms from 25.2). libuv turns
 //   SYN retries off on Windows loopback (src/win/tcp.c, 1.39+).
-// - Go: net/dial.go dialParallel with FallbackDelay 300 ms; net/fd_windows.go
-//   turns SYN retries off on Windows loopback.
+// - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
+//   own resolver sorts by RFC 6724 and ignores gai.conf (measured by the
+//   client harness); net/fd_windows.go turns SYN retries off on Windows
+//   loopback.
 // - Java: java.net.preferIPv6Addresses=false, one InetSocketAddress; the
 //   HttpClient retries a refused connect once (MultiExchange,
 //   jdk.httpclient.disableRetryConnect=false).
@@ -168,11 +170,11 @@ constexpr std::array<ClientModel, 17> models{{
     {"go",
      {},
      "Go net.Dial",
-     "fallback after 300 ms; Windows: no SYN retries on loopback",
+     "own RFC 6724 order, fallback 300 ms; Windows: no SYN retries",
      ConnectAlgorithm::go_dual_stack,
      300ms,
      FastFail::loopback,
-     AddressSource::resolver,
+     AddressSource::go_rfc6724,
      false},
     {"java-socket",
      {},
@@ -349,6 +351,28 @@ bool same_name_ci(std::string_view a, std::string_view b) {
 
 } // namespace
 
+int rfc6724_precedence(const Address& a) noexcept {
+    if (a.family == Family::ipv4)
+        return 35; // ::ffff:0:0/96
+    const auto& b = a.bytes;
+    auto zero = [&](std::size_t from, std::size_t to) {
+        return std::all_of(b.begin() + static_cast<std::ptrdiff_t>(from),
+                           b.begin() + static_cast<std::ptrdiff_t>(to),
+                           [](std::uint8_t x) { return x == 0; });
+    };
+    if (zero(0, 15) && b[15] == 1)
+        return 50; // ::1/128
+    if (b[0] == 0x20 && b[1] == 0x02)
+        return 30; // 2002::/16
+    if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0 && b[3] == 0)
+        return 5; // 2001::/32
+    if ((b[0] & 0xfe) == 0xfc)
+        return 3; // fc00::/7
+    if (zero(0, 12) || (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0) || (b[0] == 0x3f && b[1] == 0xfe))
+        return 1; // ::/96, fec0::/10, 3ffe::/16
+    return 40;    // ::/0
+}
+
 std::span<const ClientModel> client_models() {
     return models;
 }
@@ -440,6 +464,14 @@ std::vector<Attempt> attempts_for(const ClientModel& client, std::span<const Obs
     } else {
         for (const auto& o : obs)
             list.push_back(&o);
+        // Go's pure resolver (Linux, macOS) reads the hosts file itself and
+        // sorts by its own RFC 6724 table, ignoring gai.conf; on Windows it
+        // asks the OS, whose order the observations already have.
+        if (client.source == AddressSource::go_rfc6724 && ctx.os != Os::windows)
+            std::stable_sort(
+                list.begin(), list.end(), [](const Observation* a, const Observation* b) {
+                    return rfc6724_precedence(a->address) > rfc6724_precedence(b->address);
+                });
     }
     std::vector<Address> addresses;
     addresses.reserve(list.size());

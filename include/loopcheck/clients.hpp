@@ -46,7 +46,15 @@ enum class AddressSource : std::uint8_t {
     /// the resolver: 127.0.0.1 then ::1 ...
     curl_localhost_ipv4_first,
     curl_localhost_ipv6_first, ///< ... ::1 then 127.0.0.1 from curl 8.2.1
+    /// Go's own resolver off Windows: the addresses sorted by RFC 6724's
+    /// default precedence, whatever gai.conf says (::1 before 127.0.0.1).
+    go_rfc6724,
 };
+
+/// RFC 6724 section 2.1's default policy table: the precedence of `a`
+/// (::1 50, ::/0 40, IPv4 as ::ffff:0:0/96 35, 2002::/16 30, 2001::/32 5,
+/// fc00::/7 3, ::/96, fec0::/10 and 3ffe::/16 1).
+int rfc6724_precedence(const Address& a) noexcept;
 
 /// The versions a row covers: min <= v < below; empty means unbounded.
 struct VersionRange {
