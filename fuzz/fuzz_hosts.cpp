@@ -1,4 +1,4 @@
-// libFuzzer: hosts file parsing, and JSON escaping of what it returns (a
+// libFuzzer: hosts file and gai.conf parsing, and JSON escaping of what it returns (a
 // hostile hosts file must neither crash loopcheck nor break its JSON).
 #include "loopcheck/core/hosts.hpp"
 #include "loopcheck/report/json_writer.hpp"
@@ -22,6 +22,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         (void)loopcheck::resolution_note(loopcheck::Os::linux_, name, lines);
     }
+    // The same bytes as a gai.conf: its rules go into the note's text.
+    const auto rules = loopcheck::gai_conf_rules(content);
+    for (const auto& r : rules)
+        for (unsigned char c : loopcheck::JsonWriter::escape(r.text))
+            if (c < 0x20)
+                __builtin_trap();
+    const loopcheck::Address order[] = {loopcheck::make_ipv4(127, 0, 0, 1, 80),
+                                        loopcheck::ipv6_loopback(80)};
+    (void)loopcheck::resolution_note(loopcheck::Os::linux_, "localhost", {}, order, rules);
     (void)loopcheck::JsonWriter::escape(content);
     return 0;
 }

@@ -176,3 +176,32 @@ TEST_CASE("loopcheck listen: its sockets, pid and name, and SIGTERM ends it with
     CHECK(err.find("stopped after 1 connection(s)") != std::string::npos);
     CHECK(listeners_on(port4).empty()); // gone with it
 }
+
+TEST_CASE("ListenOverflows rises when a listener's accept queue overflows",
+          "[listeners][integration]") {
+    Net net;
+    const auto before = platform::listen_overflows();
+#ifndef __linux__
+    CHECK_FALSE(before.has_value()); // no counter is read elsewhere
+#else
+    REQUIRE(before.has_value()); // /proc/net/netstat is always there on Linux
+    // Backlog 0 never accepted: the queue holds one connection; the next
+    // SYNs are dropped, and each drop counts.
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 0);
+    const auto target = make_ipv4(127, 0, 0, 1, port_of(l));
+    platform::ConnectSet set;
+    std::vector<platform::ConnectSet::Id> ids;
+    for (int i = 0; i < 4; ++i) {
+        auto id = set.start({target, SynPolicy::system_default, 0});
+        REQUIRE(id.has_value());
+        ids.push_back(*id);
+    }
+    // Long enough for the SYNs to arrive, short of a retransmission (1 s).
+    const auto until = platform::monotonic_now() + 300ms;
+    while (platform::monotonic_now() < until)
+        (void)set.wait(until - platform::monotonic_now());
+    const auto after = platform::listen_overflows();
+    REQUIRE(after.has_value());
+    CHECK(*after > *before);
+#endif
+}

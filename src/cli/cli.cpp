@@ -95,8 +95,8 @@ void add_check_options(CLI::App& app, CheckArgs& a) {
         ->check(CLI::Range(0, 253))
         ->type_name("N");
     app.add_option("--emulate", a.emulate,
-                   "run a client's connect algorithm for real: sequential, "
-                   "happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
+                   "run a client's connect algorithm for real, once per round (-n): "
+                   "sequential, happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
         ->allow_extra_args(false) // one strategy per --emulate; later words are targets
         ->type_name("STRATEGY");
 }

@@ -30,7 +30,8 @@ namespace {
 struct Slot {
     std::size_t target;
     std::size_t address;
-    bool fast; ///< the no-SYN-retry twin
+    bool fast;  ///< the no-SYN-retry twin
+    bool extra; ///< TargetReport::curl_localhost, not the resolver's answer
 };
 
 struct Plan {
@@ -42,24 +43,28 @@ struct Plan {
 Plan make_plan(const Report& report, const Options& opt) {
     Plan plan;
     for (std::size_t t = 0; t < report.targets.size(); ++t) {
-        const auto& addrs = report.targets[t].addresses;
-        for (std::size_t a = 0; a < addrs.size(); ++a) {
-            const Address& address = addrs[a].address;
-            if (opt.syn_retries) {
-                plan.specs.push_back({address, SynPolicy::fixed, *opt.syn_retries});
-                plan.slots.push_back({t, a, false});
-                continue;
-            }
-            const bool paired =
-                !opt.no_pair && pair_probe(report.system.os, report.system.windows_build, address);
-            // --quick: the no-retry probe alone; the default one is inferred.
-            if (!(opt.quick && paired)) {
-                plan.specs.push_back({address, SynPolicy::system_default, 0});
-                plan.slots.push_back({t, a, false});
-            }
-            if (paired) {
-                plan.specs.push_back({address, SynPolicy::no_retries, 0});
-                plan.slots.push_back({t, a, true});
+        for (const bool extra : {false, true}) {
+            const auto& addrs =
+                extra ? report.targets[t].curl_localhost : report.targets[t].addresses;
+            for (std::size_t a = 0; a < addrs.size(); ++a) {
+                const Address& address = addrs[a].address;
+                if (opt.syn_retries) {
+                    plan.specs.push_back({address, SynPolicy::fixed, *opt.syn_retries});
+                    plan.slots.push_back({t, a, false, extra});
+                    continue;
+                }
+                const bool paired =
+                    !opt.no_pair &&
+                    pair_probe(report.system.os, report.system.windows_build, address);
+                // --quick: the no-retry probe alone; the default one is inferred.
+                if (!(opt.quick && paired)) {
+                    plan.specs.push_back({address, SynPolicy::system_default, 0});
+                    plan.slots.push_back({t, a, false, extra});
+                }
+                if (paired) {
+                    plan.specs.push_back({address, SynPolicy::no_retries, 0});
+                    plan.slots.push_back({t, a, true, extra});
+                }
             }
         }
     }
@@ -68,7 +73,7 @@ Plan make_plan(const Report& report, const Options& opt) {
 
 /// The hosts file's text, read up to max_hosts_file_bytes; nullopt when it
 /// cannot be read.
-std::optional<std::string> read_hosts_file(const std::string& path) {
+std::optional<std::string> read_text_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return std::nullopt;
@@ -82,14 +87,19 @@ std::optional<std::string> read_hosts_file(const std::string& path) {
 
 void resolve_targets(Report& report, const Options& opt) {
     // Where each name's order comes from: its hosts file lines and the OS's rule.
-    const auto hosts = read_hosts_file(report.system.hosts_file);
+    const auto hosts = read_text_file(report.system.hosts_file);
+    // glibc's getaddrinfo ranks by RFC 6724 as /etc/gai.conf adjusts it;
+    // Windows has no such file (its table is netsh's prefix policies).
+    std::vector<HostsLine> gai_rules;
+    if (report.system.os != Os::windows)
+        if (const auto gai = read_text_file("/etc/gai.conf"))
+            gai_rules = gai_conf_rules(*gai);
     for (auto& tr : report.targets) {
         if (!tr.target.literal) {
             Resolution r;
             r.hosts_file_readable = hosts.has_value();
             if (hosts)
                 r.hosts_lines = hosts_lines_for(*hosts, tr.target.host);
-            r.note = resolution_note(report.system.os, tr.target.host, r.hosts_lines);
             tr.resolution = std::move(r);
         }
     }
@@ -126,6 +136,31 @@ void resolve_targets(Report& report, const Options& opt) {
             a.port = t.port;
             tr.addresses.emplace_back().address = a;
         }
+    }
+    // curl >= 7.78 answers localhost itself with 127.0.0.1 and ::1: what
+    // the resolver left out is probed on the side for its rows.
+    for (auto& tr : report.targets) {
+        if (tr.target.literal || tr.resolve_error || !curl_answers_itself(tr.target.host))
+            continue;
+        for (Address a : {make_ipv4(127, 0, 0, 1, tr.target.port), ipv6_loopback(tr.target.port)}) {
+            const bool resolved = std::any_of(tr.addresses.begin(), tr.addresses.end(),
+                                              [&](const auto& r) { return r.address == a; });
+            const bool filtered =
+                (opt.family == FamilyFilter::ipv4 && a.family == Family::ipv6) ||
+                (opt.family == FamilyFilter::ipv6 && a.family == Family::ipv4);
+            if (!resolved && !filtered)
+                tr.curl_localhost.emplace_back().address = a;
+        }
+    }
+    // The note describes the order measured, so it is written after it.
+    for (auto& tr : report.targets) {
+        if (!tr.resolution)
+            continue;
+        std::vector<Address> order;
+        for (const auto& a : tr.addresses)
+            order.push_back(a.address);
+        tr.resolution->note = resolution_note(report.system.os, tr.target.host,
+                                              tr.resolution->hosts_lines, order, gai_rules);
     }
 }
 
@@ -177,16 +212,23 @@ void run_rounds(Report& report, const Options& opt) {
     if (plan.specs.empty())
         return;
     ProgressLine progress(opt.verbosity >= 0 && platform::is_terminal(platform::Stream::err));
+    // A listener whose backlog overflows drops SYNs: the kernel's counter
+    // around the probes shows whether that happened during them.
+    const auto overflows_before = platform::listen_overflows();
     for (int round = 0; round < opt.count && !stop_requested(); ++round) {
         spdlog::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
         auto samples = probe(plan.specs, opt.timeout, progress.callback());
         for (std::size_t i = 0; i < samples.size(); ++i) {
             const Slot& s = plan.slots[i];
-            auto& ar = report.targets[s.target].addresses[s.address];
+            auto& tr = report.targets[s.target];
+            auto& ar = (s.extra ? tr.curl_localhost : tr.addresses)[s.address];
             (s.fast ? ar.fast_samples : ar.samples).push_back(std::move(samples[i]));
         }
     }
     progress.clear();
+    const auto overflows_after = platform::listen_overflows();
+    if (overflows_before && overflows_after)
+        report.listen_overflows = ListenOverflows{*overflows_before, *overflows_after};
     report.incomplete = stop_requested();
     if (opt.quick)
         infer_default_samples(report);
@@ -197,12 +239,14 @@ void infer_default_samples(Report& report) {
     const Micros step = syn_retry_step(report.system.os);
     bool any = false;
     for (auto& tr : report.targets) {
-        for (auto& a : tr.addresses) {
-            if (!a.samples.empty() || a.fast_samples.empty())
-                continue;
-            for (const auto& fast : a.fast_samples)
-                a.samples.push_back(infer_default_sample(fast, limit, step));
-            any = true;
+        for (auto* list : {&tr.addresses, &tr.curl_localhost}) {
+            for (auto& a : *list) {
+                if (!a.samples.empty() || a.fast_samples.empty())
+                    continue;
+                for (const auto& fast : a.fast_samples)
+                    a.samples.push_back(infer_default_sample(fast, limit, step));
+                any = true;
+            }
         }
     }
     if (any)
@@ -222,9 +266,10 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
         auto& tr = report.targets[i];
         if (!tr.resolve_error)
             for (const auto& spec : opt.emulate)
-                tr.emulations.push_back({spec, {}, {}});
+                tr.emulations.push_back({spec, {}, {}, {}, 0});
         conclude_target(tr, {opt.threshold, opt.timeout, report.system.os,
-                             opt.expect_refused || i >= expect_refused_from});
+                             opt.expect_refused || i >= expect_refused_from,
+                             report.listen_overflows});
     }
 }
 
@@ -234,11 +279,17 @@ void run_emulations(Report& report, const Options& opt) {
         for (const auto& a : tr.addresses)
             addresses.push_back(a.address);
         for (auto& e : tr.emulations) {
+            // As many rounds as the probes ran (-n): one emulated connect
+            // could be the outlier.
+            for (int round = 0; round < opt.count && !stop_requested(); ++round) {
+                spdlog::debug("emulating {} against {} (round {})", e.spec.label, tr.target.input,
+                              round + 1);
+                e.rounds.push_back(run_emulation(e.spec, addresses, opt.timeout, report.system.os,
+                                                 report.system.windows_build));
+            }
+            settle_rounds(e);
             if (stop_requested())
-                return;
-            spdlog::debug("emulating {} against {}", e.spec.label, tr.target.input);
-            e.measured = run_emulation(e.spec, addresses, opt.timeout, report.system.os,
-                                       report.system.windows_build);
+                break;
         }
     }
     report.incomplete = report.incomplete || stop_requested();

@@ -19,6 +19,14 @@ void conclude_target(TargetReport& t, const ConcludeContext& c) {
         a.summary = summarize_address(a.samples, a.fast_samples);
         obs.push_back({a.address, a.summary});
     }
+    // curl's own answer for localhost (addresses it tries that the resolver
+    // may not give): for the curl rows only.
+    std::vector<Observation> curl_obs;
+    for (auto& a : t.curl_localhost) {
+        a.summary = summarize_address(a.samples, a.fast_samples);
+        if (!a.summary.interrupted)
+            curl_obs.push_back({a.address, a.summary});
+    }
     DiagnosisInput in;
     in.target = &t.target;
     in.addresses = obs;
@@ -26,11 +34,13 @@ void conclude_target(TargetReport& t, const ConcludeContext& c) {
     in.timeout = c.timeout;
     in.os = c.os;
     in.expect_refused = c.expect_refused;
+    in.listen_overflows = c.listen_overflows;
+    in.curl_localhost = curl_obs;
     if (t.listeners)
         in.listeners = std::span<const Listener>(*t.listeners);
     t.diagnosis = diagnose(in);
     for (auto& e : t.emulations)
-        e.predicted = predict_emulation(e.spec, obs);
+        e.predicted = predict_emulation(e.spec, obs, c.os);
 }
 
 } // namespace loopcheck

@@ -71,7 +71,7 @@ std::string describe(const Observation& o) {
 
 class Diagnoser {
 public:
-    explicit Diagnoser(const DiagnosisInput& in) : in_(in) {
+    explicit Diagnoser(const DiagnosisInput& in) : in_(in), os_(in.os) {
         // Addresses an interrupt cut short measured nothing: no finding or
         // model may rest on them.
         for (const auto& o : in.addresses)
@@ -96,6 +96,12 @@ private:
     void nothing_accepts();
     void timeouts();
     void slow_accepts();
+    void accept_queue_full();
+    void client_fixes();
+    /// Client rows that fail here or wait longer than the threshold.
+    bool client_pays(const ClientImpact& c) const {
+        return !c.prediction.connected || c.prediction.time > in_.threshold;
+    }
     void listener_elsewhere();
     void fixes();
     /// The listener a connect to `a` lands on, when the table is known.
@@ -110,6 +116,7 @@ private:
     int exit_code() const;
 
     const DiagnosisInput& in_;
+    Os os_;
     std::vector<Observation> measured_;
     std::span<const Observation> obs_;
     Diagnosis d_;
@@ -163,7 +170,7 @@ void Diagnoser::fallback() {
         "order (Python, .NET) pays {} on every new connection.",
         in_.target->host, ip_string(obs_.front().address), fmt::join(failed, ", "),
         endpoint_string(winner.address), format_duration(penalty_));
-    if (!slow && syn_retry_step(in_.os) != syn_retry_step(Os::windows)) {
+    if (!slow && os_ != Os::windows) {
         message += " That is cheap here because this system refuses at once; on Windows, "
                    "which resends the SYN after a refusal, the same set-up costs about 2 s "
                    "per connection.";
@@ -271,6 +278,89 @@ void Diagnoser::slow_accepts() {
     }
 }
 
+void Diagnoser::accept_queue_full() {
+    // A SYN the listener dropped because its accept queue was full is
+    // resent by the client after the initial retransmission timeout: the
+    // accept comes a retry step late, with a retransmission counted.
+    const Micros step = syn_retry_step(in_.os);
+    for (const auto& o : obs_) {
+        if (!accepted(o) && !o.summary.mixed)
+            continue;
+        const int rtx = o.summary.syn_retransmissions.value_or(0);
+        const Micros worst = o.summary.latency.max;
+        const auto k = fits_retry_steps(worst, step);
+        if (rtx <= 0 && !(k && worst > in_.threshold))
+            continue;
+        std::string evidence =
+            rtx > 0 ? fmt::format("the kernel counted {} SYN retransmission(s)", rtx)
+                    : fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
+                                  format_duration(worst), *k, os_label(in_.os), format_duration(step));
+        std::string counter;
+        if (in_.listen_overflows) {
+            const auto& c = *in_.listen_overflows;
+            counter = c.after > c.before
+                          ? fmt::format(" The kernel's ListenOverflows counter (/proc/net/netstat) "
+                                        "went from {} to {} during the probes.",
+                                        c.before, c.after)
+                          : fmt::format(" The kernel's ListenOverflows counter (/proc/net/netstat) "
+                                        "stayed at {}.",
+                                        c.after);
+        }
+        add(finding_id::accept_queue_full, Severity::warning,
+            fmt::format("An accept at {} took up to {} ({}): the listener's accept queue was "
+                        "full, so the kernel dropped the SYN and the client sent it again. The "
+                        "server accepts too slowly for the connections coming in, or its "
+                        "listen backlog is too small.{}",
+                        endpoint_string(o.address), format_duration(worst), evidence, counter),
+            o.address);
+    }
+}
+
+void Diagnoser::client_fixes() {
+    // A fix that is a client setting, named for the case measured: which
+    // family the server accepts on, and which clients pay for it here.
+    if (!first_accept_ || !name_target())
+        return;
+    const Family served = obs_[*first_accept_].address.family;
+    const bool other_fails = std::any_of(obs_.begin(), obs_.end(), [&](const Observation& o) {
+        return o.address.family != served && !accepted(o);
+    });
+    if (!other_fails)
+        return;
+    auto pays = [&](std::string_view id) {
+        return std::any_of(d_.clients.begin(), d_.clients.end(),
+                           [&](const ClientImpact& c) { return c.id == id && client_pays(c); });
+    };
+    if (served == Family::ipv4) {
+        if (pays("node"))
+            d_.fixes.push_back("Node.js: start it with --dns-result-order=ipv4first (or call "
+                               "dns.setDefaultResultOrder('ipv4first')) so it tries 127.0.0.1 "
+                               "first.");
+        if (pays("dotnet"))
+            d_.fixes.push_back(".NET: set DOTNET_SYSTEM_NET_DISABLEIPV6=1 so it does not try ::1.");
+        if (pays("curl"))
+            d_.fixes.push_back("curl: add -4 (--ipv4).");
+        return;
+    }
+    // IPv6 only: the clients that never try ::1 fail outright.
+    std::vector<std::string> failing;
+    for (const auto& c : d_.clients)
+        if (!c.prediction.connected)
+            failing.push_back(c.client);
+    if (!failing.empty())
+        d_.fixes.push_back(fmt::format(
+            "These clients never try {0} and fail here: {1}. Connect them to {0} (for a URL, "
+            "the host [{2}]), or make {3} listen on 127.0.0.1 as well.",
+            endpoint_string(obs_[*first_accept_].address), fmt::join(failing, ", "),
+            ip_string(obs_[*first_accept_].address),
+            server_name(listener_at(obs_[*first_accept_].address))));
+    if (pays("java-socket") || pays("java-httpclient"))
+        d_.fixes.push_back("Java: run it with -Djava.net.preferIPv6Addresses=true so it prefers "
+                           "::1.");
+    if (pays("curl"))
+        d_.fixes.push_back("curl: add -6 (--ipv6).");
+}
+
 void Diagnoser::fixes() {
     const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
     if (slow_fallback && name_target()) {
@@ -290,9 +380,14 @@ void Diagnoser::fixes() {
             d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
                                "and nothing accepts there.");
         }
-        d_.fixes.push_back("Or use a client that does not wait out the retries: one with Happy "
-                           "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl) or one that turns "
-                           "SYN retries off on loopback (Node.js, Go, curl >= 8.22).");
+        d_.fixes.push_back(
+            os_ == Os::windows
+                ? "Or use a client that does not wait out the retries: one with Happy Eyeballs "
+                  "(asyncio happy_eyeballs_delay=0.25, curl, Go) or one that turns SYN retries "
+                  "off on loopback (Node.js, Go, curl >= 8.22)."
+                : "Or use a client that does not wait for the failed address: one with Happy "
+                  "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl, Go) or Node.js >= 20 "
+                  "(autoSelectFamily).");
     } else if (first_accept_ && *first_accept_ > 0 && name_target()) {
         d_.rewritten = rewrite_host(*in_.target, obs_[*first_accept_].address);
     }
@@ -317,17 +412,21 @@ void Diagnoser::fixes() {
     }
     if (!first_accept_ && slow_refusal) {
         d_.fixes.push_back(
-            "A test that uses a closed port as \"a server that is down\" pays the slow "
-            "refusal on every call: give that connect a short timeout (0.5 s), or turn "
-            "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go.");
+            os_ == Os::windows
+                ? "A test that uses a closed port as \"a server that is down\" pays the slow "
+                  "refusal on every call: give that connect a short timeout (0.5 s), or turn "
+                  "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go."
+                : "A test that uses a closed port as \"a server that is down\" pays the slow "
+                  "refusal on every call: give that connect a short timeout (0.5 s).");
     }
+    client_fixes();
 }
 
 int Diagnoser::exit_code() const {
     for (const auto& f : d_.findings) {
         if (f.severity >= Severity::warning &&
             (f.id == finding_id::slow_refusal || f.id == finding_id::fallback_penalty ||
-             f.id == finding_id::slow_accept))
+             f.id == finding_id::slow_accept || f.id == finding_id::accept_queue_full))
             return exit_code::slow;
     }
     if (!first_accept_) {
@@ -356,9 +455,26 @@ void Diagnoser::verdict() {
         d_.verdict = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
                                  input, format_duration(penalty_), endpoint_string(winner.address));
     } else if (d_.exit_code == exit_code::slow) {
-        d_.verdict =
-            fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", input,
-                        endpoint_string(winner.address), format_duration(in_.threshold));
+        // Name what was slow: a refusal, an accept queue, or an accept.
+        const auto refusal = std::find_if(obs_.begin(), obs_.end(), [&](const Observation& o) {
+            return o.summary.outcome == Outcome::refused && cost(o) > in_.threshold;
+        });
+        const bool queue = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
+            return f.id == finding_id::accept_queue_full;
+        });
+        if (refusal != obs_.end())
+            d_.verdict =
+                fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", input,
+                            endpoint_string(winner.address), endpoint_string(refusal->address),
+                            format_duration(cost(*refusal)));
+        else if (queue)
+            d_.verdict = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
+                                     "overflowed: an accept needed a SYN retransmission",
+                                     input, endpoint_string(winner.address));
+        else
+            d_.verdict =
+                fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", input,
+                            endpoint_string(winner.address), format_duration(in_.threshold));
     } else {
         d_.verdict =
             fmt::format("OK: {} connects to {} in {}", input, endpoint_string(winner.address),
@@ -386,6 +502,8 @@ Diagnosis Diagnoser::run() {
     listener_elsewhere();
     timeouts();
     slow_accepts();
+    accept_queue_full();
+    d_.clients = predict_clients(obs_, {in_.target->host, os_, in_.curl_localhost});
     fixes();
     d_.exit_code = exit_code();
     if (d_.exit_code == exit_code::healthy &&
@@ -402,13 +520,18 @@ Diagnosis Diagnoser::run() {
                    : fmt::format("Every connect a client needs here is fast: {} accepts in {}.",
                                  endpoint_string(winner.address), format_duration(cost(winner))));
     }
-    d_.clients = predict_clients(obs_);
-    d_.clients_agree = std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {
-        const auto& a = c.prediction;
-        const auto& b = d_.clients.front().prediction;
+    auto same = [](const ConnectPrediction& a, const ConnectPrediction& b) {
         return a.connected == b.connected && a.via == b.via &&
                std::chrono::abs(a.time - b.time) < 1ms;
+    };
+    d_.clients_agree = std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {
+        return same(c.prediction, d_.clients.front().prediction);
     });
+    d_.clients_agree_on_windows =
+        std::all_of(d_.clients.begin(), d_.clients.end(), [&](const auto& c) {
+            const auto& first = d_.clients.front();
+            return !c.windows || !first.windows || same(*c.windows, *first.windows);
+        });
     verdict();
     return d_;
 }

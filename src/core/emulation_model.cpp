@@ -15,10 +15,13 @@ using namespace std::chrono_literals;
 
 ClientModel model_of(const EmulationSpec& spec) {
     return {"",
+            {},
+            "",
             "",
             spec.kind,
             spec.delay,
             spec.no_syn_retries_on_loopback ? FastFail::loopback : FastFail::none,
+            AddressSource::resolver,
             false};
 }
 
@@ -64,9 +67,10 @@ Result<EmulationSpec> parse_emulation(std::string_view text) {
     return spec;
 }
 
-ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const Observation> obs) {
+ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const Observation> obs,
+                                    Os os) {
     const auto model = model_of(spec);
-    const auto attempts = attempts_for(model, obs);
+    const auto attempts = attempts_for(model, obs, {"", os});
     return simulate(spec.kind, spec.delay, attempts);
 }
 
@@ -75,6 +79,30 @@ std::vector<Address> emulation_order(const EmulationSpec& spec, std::span<const 
     for (auto i : attempt_order(model_of(spec), resolved))
         out.push_back(resolved[i]);
     return out;
+}
+
+bool off_model(const ConnectPrediction& measured, const ConnectPrediction& model) {
+    if (measured.connected != model.connected)
+        return true;
+    // The margin the client harness uses too: scheduling and timer noise
+    // for short waits, a fifth of the wait for long ones.
+    const Micros margin = std::max<Micros>(50ms, model.time / 5);
+    return std::chrono::abs(measured.time - model.time) > margin;
+}
+
+void settle_rounds(EmulationResult& result) {
+    result.rounds_off_model = 0;
+    if (result.rounds.empty())
+        return;
+    std::vector<std::size_t> order(result.rounds.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return result.rounds[a].time < result.rounds[b].time;
+    });
+    result.measured = result.rounds[order[(order.size() - 1) / 2]];
+    for (const auto& r : result.rounds)
+        result.rounds_off_model += off_model(r, result.predicted) ? 1 : 0;
 }
 
 } // namespace loopcheck

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace loopcheck {
 
@@ -73,32 +74,119 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
     return out;
 }
 
+std::vector<HostsLine> gai_conf_rules(std::string_view content) {
+    std::vector<HostsLine> out;
+    int number = 0;
+    std::size_t pos = 0;
+    while (pos < content.size() && out.size() < 64) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = content.size();
+        auto line = content.substr(pos, end - pos);
+        pos = end + 1;
+        ++number;
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        line = line.substr(0, line.find('#'));
+        const auto f = fields(line);
+        // The rules that change RFC 6724's ranking (gai.conf(5)).
+        if (f.empty() ||
+            (f.front() != "precedence" && f.front() != "label" && f.front() != "scopev4"))
+            continue;
+        std::string text;
+        for (auto piece : f) {
+            if (!text.empty())
+                text += ' ';
+            text += piece;
+        }
+        out.push_back({number, std::move(text), std::nullopt});
+    }
+    return out;
+}
+
+namespace {
+
+/// "puts 127.0.0.1 before ::1" from the order observed: the first address,
+/// and the first one of the other family when there is one.
+std::string order_words(std::span<const Address> order) {
+    if (order.empty())
+        return {};
+    const auto other = std::find_if(order.begin(), order.end(), [&](const Address& a) {
+        return a.family != order.front().family;
+    });
+    if (other == order.end())
+        return fmt::format("gives {} first", ip_string(order.front()));
+    return fmt::format("puts {} before {}", ip_string(order.front()), ip_string(*other));
+}
+
+} // namespace
+
 std::string resolution_note(Os os, std::string_view name,
-                            const std::vector<HostsLine>& lines) {
+                            const std::vector<HostsLine>& lines, std::span<const Address> order,
+                            const std::vector<HostsLine>& gai_rules) {
     const bool is_localhost = same_name(name, "localhost");
-    if (os == Os::windows && is_localhost && lines.empty())
-        return "Windows answers 'localhost' itself (its hosts file entries for it are commented "
-               "out since Windows 7) and puts ::1 before 127.0.0.1: the prefix policy table "
-               "gives ::1 precedence 50 and IPv4 35.";
+    const auto put = order_words(order);
+    const bool ipv6_first = !order.empty() && order.front().family == Family::ipv6;
+    if (os == Os::windows && is_localhost && lines.empty()) {
+        if (order.empty() || ipv6_first)
+            return "Windows answers 'localhost' itself (its hosts file entries for it are "
+                   "commented out since Windows 7) and puts ::1 before 127.0.0.1: the prefix "
+                   "policy table gives ::1 precedence 50 and IPv4 35.";
+        return fmt::format("Windows answers 'localhost' itself (its hosts file entries for it are "
+                           "commented out since Windows 7) and here {}: the prefix policy table "
+                           "was changed (netsh interface ipv6 show prefixpolicies).",
+                           put);
+    }
     if (os == Os::windows)
-        return "Windows sorts the addresses by its prefix policy table (netsh interface ipv6 "
-               "show prefixpolicies), which puts ::1 before 127.0.0.1.";
+        return put.empty() ? "Windows sorts the addresses by its prefix policy table (netsh "
+                             "interface ipv6 show prefixpolicies)."
+                           : fmt::format("Windows sorts the addresses by its prefix policy table "
+                                         "(netsh interface ipv6 show prefixpolicies), which {} "
+                                         "here.",
+                                         put);
+    // gai.conf rules, when any, are what moved the order off RFC 6724's
+    // defaults: name them with the order they produced.
+    std::string rules;
+    if (!gai_rules.empty()) {
+        std::vector<std::string> parts;
+        for (const auto& r : gai_rules)
+            parts.push_back(fmt::format("line {}: {}", r.number, r.text.escaped()));
+        rules = fmt::format(" with /etc/gai.conf's rules ({})", fmt::join(parts, "; "));
+    }
     if (lines.empty())
-        return "No hosts file entry lists this name; the order is the resolver's (DNS or "
-               "another source).";
+        return put.empty() ? "No hosts file entry lists this name; the order is the resolver's "
+                             "(DNS or another source)."
+                           : fmt::format("No hosts file entry lists this name; the resolver (DNS "
+                                         "or another source){} {}.",
+                                         rules, put);
     bool v4 = false, v6 = false;
     for (const auto& l : lines)
         if (l.family)
             (*l.family == Family::ipv4 ? v4 : v6) = true;
-    if (v4 && v6)
-        return "getaddrinfo sorts what the hosts file lists by RFC 6724 (gai.conf on glibc), "
-               "which puts ::1 before 127.0.0.1.";
+    if (v4 && v6) {
+        if (put.empty())
+            return "getaddrinfo sorts what the hosts file lists by RFC 6724 (gai.conf on glibc).";
+        // Only glibc reads gai.conf: elsewhere there is no rule to name.
+        if (rules.empty() && os == Os::linux_)
+            rules = " (/etc/gai.conf changes none of its default ranking)";
+        return fmt::format("getaddrinfo sorts what the hosts file lists by RFC 6724{}, which {}.",
+                           rules, put);
+    }
+    // curl >= 7.78 does not ask the resolver for localhost (lib/hostip.c).
+    const std::string curl =
+        is_localhost || (name.size() > 10 && same_name(name.substr(name.size() - 10), ".localhost"))
+            ? " (curl 7.78 and later answers localhost itself with 127.0.0.1 "
+              "and ::1 whatever the hosts file says: loopcheck probes the other "
+              "one too, for the curl rows.)"
+            : "";
     if (v4)
-        return "The hosts file lists only IPv4 addresses for this name, so clients here never "
-               "try IPv6 for it.";
+        return "The hosts file lists only IPv4 addresses for this name, so clients that ask the "
+               "resolver never try IPv6 for it." +
+               curl;
     if (v6)
-        return "The hosts file lists only IPv6 addresses for this name, so clients here never "
-               "try IPv4 for it.";
+        return "The hosts file lists only IPv6 addresses for this name, so clients that ask the "
+               "resolver never try IPv4 for it." +
+               curl;
     return "";
 }
 

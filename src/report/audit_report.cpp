@@ -57,12 +57,19 @@ std::string localhost_cell(const TargetReport& t) {
         const auto& p = d.clients.front().prediction;
         return fmt::format("{} {} via {}", word, format_duration(p.time), ip_string(*p.via));
     }
-    const auto [fast, slow] =
-        std::minmax_element(d.clients.begin(), d.clients.end(), [](const auto& a, const auto& b) {
-            return a.prediction.time < b.prediction.time;
-        });
-    return fmt::format("{} {} to {} (slowest: {})", word, format_duration(fast->prediction.time),
-                       format_duration(slow->prediction.time), slow->client);
+    // The spread of the rows that connect; rows that fail are counted.
+    std::vector<const ClientImpact*> ok;
+    for (const auto& c : d.clients)
+        if (c.prediction.connected)
+            ok.push_back(&c);
+    const auto [fast, slow] = std::minmax_element(ok.begin(), ok.end(), [](auto* a, auto* b) {
+        return a->prediction.time < b->prediction.time;
+    });
+    const auto failing = d.clients.size() - ok.size();
+    return fmt::format("{} {} to {} (slowest: {}){}", word,
+                       format_duration((*fast)->prediction.time),
+                       format_duration((*slow)->prediction.time), (*slow)->client,
+                       failing > 0 ? fmt::format("; {} client row(s) fail", failing) : "");
 }
 
 std::string localhost_line(const AuditReport& r) {

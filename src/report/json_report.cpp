@@ -98,6 +98,11 @@ void emulations(JsonWriter& w, const std::vector<EmulationResult>& list) {
         prediction(w, e.measured);
         w.key("predicted");
         prediction(w, e.predicted);
+        w.key("rounds").begin_array();
+        for (const auto& r : e.rounds)
+            prediction(w, r);
+        w.end_array();
+        w.key("off_model_rounds").value(e.rounds_off_model);
         w.end_object();
     }
     w.end_array();
@@ -122,9 +127,19 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.key("clients").begin_array();
     for (const auto& c : d.clients) {
         w.begin_object();
+        w.key("id").value(c.id);
+        w.key("versions").begin_object();
+        w.key("min").optional(c.min_version);
+        w.key("below").optional(c.below_version);
+        w.end_object();
         w.key("client").value(c.client);
         w.key("algorithm").value(c.algorithm);
         prediction_fields(w, c.prediction);
+        w.key("windows");
+        if (c.windows)
+            prediction(w, *c.windows);
+        else
+            w.null();
         w.end_object();
     }
     w.end_array();
@@ -191,6 +206,10 @@ void target(JsonWriter& w, const TargetReport& t) {
     for (const auto& a : t.addresses)
         address(w, a);
     w.end_array();
+    w.key("curl_localhost").begin_array();
+    for (const auto& a : t.curl_localhost)
+        address(w, a);
+    w.end_array();
     w.key("listeners");
     if (t.listeners) {
         w.begin_array();
@@ -222,6 +241,15 @@ std::string render_json(const Report& r) {
     w.key("count").value(r.count);
     w.end_object();
     w.key("incomplete").value(r.incomplete);
+    w.key("listen_overflows");
+    if (r.listen_overflows) {
+        w.begin_object();
+        w.key("before").value(static_cast<std::int64_t>(r.listen_overflows->before));
+        w.key("after").value(static_cast<std::int64_t>(r.listen_overflows->after));
+        w.end_object();
+    } else {
+        w.null();
+    }
     w.key("quick");
     r.quick_note.empty() ? w.null() : w.value(r.quick_note);
     w.key("self_check");

@@ -154,6 +154,13 @@ std::string render_markdown(const Report& r) {
                 out += "\n";
             }
             address_table(out, t, r.count);
+            for (const auto& a : t.curl_localhost)
+                out += fmt::format("\nAlso probed for curl, which answers `{}` itself: `{}` {} "
+                                   "{} (not in the resolver's answer; used by the curl rows "
+                                   "only).\n",
+                                   cell(t.target.host), endpoint_string(a.address),
+                                   outcome_name(a.summary.outcome),
+                                   latency(a.summary.latency, r.count));
             listener_table(out, t);
             for (const auto& a : t.addresses) {
                 if (!a.summary.fast_option_refused)
@@ -172,7 +179,8 @@ std::string render_markdown(const Report& r) {
                                    f.cause.empty() ? "" : fmt::format(" ({})", f.cause),
                                    escape_markdown(f.message));
         }
-        if (t.diagnosis.clients_agree && !t.diagnosis.clients.empty()) {
+        if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows &&
+            !t.diagnosis.clients.empty()) {
             const auto& p = t.diagnosis.clients.front().prediction;
             out += fmt::format("\nEvery client model {}.\n",
                                p.connected
@@ -181,24 +189,38 @@ std::string render_markdown(const Report& r) {
                                    : fmt::format("fails after about {}", format_duration(p.time)));
         } else if (!t.diagnosis.clients.empty()) {
             out += "\n**What each client pays to connect** (modelled from the times above)\n\n";
-            out += "| client | connect algorithm | time to connect | via |\n|---|---|---|---|\n";
-            for (const auto& c : t.diagnosis.clients) {
+            const auto& clients = t.diagnosis.clients;
+            const bool windows = std::any_of(clients.begin(), clients.end(),
+                                             [](const auto& c) { return c.windows.has_value(); });
+            out += windows ? "| client | connect algorithm | time to connect | via | on Windows "
+                             "|\n|---|---|---|---|---|\n"
+                           : "| client | connect algorithm | time to connect | via |\n"
+                             "|---|---|---|---|\n";
+            for (const auto& c : clients) {
                 const auto& p = c.prediction;
-                out += fmt::format("| {} | {} | {}{} | {} |\n", cell(c.client), cell(c.algorithm),
+                out += fmt::format("| {} | {} | {}{} | {} |", cell(c.client), cell(c.algorithm),
                                    p.lower_bound ? ">= " : "",
                                    p.connected
                                        ? format_duration(p.time)
                                        : fmt::format("fails after {}", format_duration(p.time)),
                                    p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
+                if (windows)
+                    out +=
+                        fmt::format(" {} |", c.windows ? cell(prediction_text(*c.windows)) : "-");
+                out += "\n";
             }
         }
         if (!t.emulations.empty()) {
             out += "\n**Emulated clients** (`--emulate`, measured here beside the model)\n\n";
-            out += "| strategy | measured | model |\n|---|---|---|\n";
+            out += "| strategy | measured (median round) | model | rounds off model |\n"
+                   "|---|---|---|---|\n";
             for (const auto& e : t.emulations)
-                out += fmt::format("| {} | {} | {} |\n", cell(e.spec.label),
-                                   cell(prediction_text(e.measured)),
-                                   cell(prediction_text(e.predicted)));
+                out += fmt::format(
+                    "| {} | {} | {} | {} |\n", cell(e.spec.label),
+                    cell(prediction_text(e.measured)), cell(prediction_text(e.predicted)),
+                    e.rounds_off_model > 0
+                        ? fmt::format("**{} of {}**", e.rounds_off_model, e.rounds.size())
+                        : fmt::format("0 of {}", e.rounds.size()));
         }
         if (!t.diagnosis.fixes.empty()) {
             out += "\n**Fix**\n\n";

@@ -177,25 +177,76 @@ std::string prediction_cell(const ConnectPrediction& p) {
 }
 
 void client_table(Writer& w, const TargetReport& t) {
-    std::size_t name_w = 0, algo_w = 0;
-    for (const auto& c : t.diagnosis.clients) {
+    const auto& clients = t.diagnosis.clients;
+    // Off Windows, a last column says what the same set-up costs there.
+    const bool windows = std::any_of(clients.begin(), clients.end(),
+                                     [](const auto& c) { return c.windows.has_value(); });
+    std::size_t name_w = 0, algo_w = 0, here_w = 0;
+    for (const auto& c : clients) {
         name_w = std::max(name_w, c.client.size());
         algo_w = std::max(algo_w, c.algorithm.size());
+        here_w = std::max(here_w, prediction_cell(c.prediction).size());
     }
-    for (const auto& c : t.diagnosis.clients)
-        w.line(fmt::format("  {:<{}}  {:<{}}  {}", c.client, name_w, c.algorithm, algo_w,
-                           prediction_cell(c.prediction)));
+    if (windows)
+        w.line(w.paint(fmt::format("  {:<{}}  {:<{}}  {:<{}}  on Windows", "client", name_w,
+                                   "algorithm", algo_w, "here", here_w),
+                       dim));
+    for (const auto& c : clients) {
+        auto line = fmt::format("  {:<{}}  {:<{}}  {:<{}}", c.client, name_w, c.algorithm, algo_w,
+                                prediction_cell(c.prediction), windows ? here_w : 0);
+        if (c.windows)
+            line += "  " + prediction_cell(*c.windows);
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        w.line(line);
+    }
+}
+
+/// The measured cell: the median round, with the spread when several ran.
+std::string measured_cell(const EmulationResult& e) {
+    auto cell = prediction_cell(e.measured);
+    if (e.rounds.size() > 1) {
+        const auto [lo, hi] =
+            std::minmax_element(e.rounds.begin(), e.rounds.end(),
+                                [](const auto& a, const auto& b) { return a.time < b.time; });
+        cell += fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
+    }
+    return cell;
 }
 
 void emulation_table(Writer& w, const TargetReport& t) {
     std::size_t label_w = 0, measured_w = 0;
     for (const auto& e : t.emulations) {
         label_w = std::max(label_w, e.spec.label.size());
-        measured_w = std::max(measured_w, prediction_cell(e.measured).size());
+        measured_w = std::max(measured_w, measured_cell(e).size());
     }
-    for (const auto& e : t.emulations)
-        w.line(fmt::format("  {:<{}}  measured {:<{}}  model {}", e.spec.label, label_w,
-                           prediction_cell(e.measured), measured_w, prediction_cell(e.predicted)));
+    for (const auto& e : t.emulations) {
+        auto line = fmt::format("  {:<{}}  measured {:<{}}  model {}", e.spec.label, label_w,
+                                measured_cell(e), measured_w, prediction_cell(e.predicted));
+        if (e.rounds_off_model > 0)
+            line += w.paint(fmt::format("  OFF MODEL in {} of {} round(s)", e.rounds_off_model,
+                                        e.rounds.size()),
+                            yellow);
+        w.line(line);
+    }
+    const bool any_off = std::any_of(t.emulations.begin(), t.emulations.end(),
+                                     [](const auto& e) { return e.rounds_off_model > 0; });
+    if (any_off)
+        w.wrapped("  ",
+                  "OFF MODEL: further than max(50 ms, 20 %) from the model's time, or ending "
+                  "differently; see the findings (accept-queue-full, slow-accept) for why.",
+                  2);
+}
+
+/// The loopback addresses probed for curl's own localhost answer only.
+void curl_localhost_lines(Writer& w, const TargetReport& t, int count) {
+    for (const auto& a : t.curl_localhost)
+        w.wrapped("  ",
+                  fmt::format("Also probed for curl, which answers {} itself: {} {} {} (not in "
+                              "the resolver's answer; used by the curl rows only).",
+                              t.target.host, endpoint_string(a.address), outcome_cell(a.summary),
+                              latency_cell(a.summary.latency, count)),
+                  4);
 }
 
 /// Who listens on the target's port (platform::list_listeners).
@@ -241,6 +292,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         if (t.resolution)
             resolution_lines(w, r, *t.resolution);
         address_table(w, t, r.count);
+        curl_localhost_lines(w, t, r.count);
         listener_lines(w, t);
     }
     if (!t.diagnosis.findings.empty()) {
@@ -254,7 +306,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
     }
     if (!t.diagnosis.clients.empty()) {
         w.line();
-        if (t.diagnosis.clients_agree) {
+        if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows) {
             const auto& p = t.diagnosis.clients.front().prediction;
             w.wrapped("  ",
                       p.connected ? fmt::format("Every client model connects in about {} via {}.",

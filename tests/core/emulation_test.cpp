@@ -48,9 +48,11 @@ TEST_CASE("bad emulate values are usage errors", "[emulation]") {
 TEST_CASE("the model's prediction for an emulated strategy", "[emulation]") {
     std::vector<Observation> obs{observe(ipv6_loopback(80), Outcome::refused, 2030ms, 700us),
                                  observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 200us)};
-    CHECK(predict_emulation(*parse_emulation("sequential"), obs).time == 2030ms + 200us);
-    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs).time == 100ms + 200us);
-    CHECK(predict_emulation(*parse_emulation("node"), obs).time == 700us + 200us);
+    CHECK(predict_emulation(*parse_emulation("sequential"), obs, Os::windows).time ==
+          2030ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("happy-eyeballs=100ms"), obs, Os::windows).time ==
+          100ms + 200us);
+    CHECK(predict_emulation(*parse_emulation("node"), obs, Os::windows).time == 700us + 200us);
 }
 
 TEST_CASE("Happy Eyeballs alternates families in its order", "[emulation]") {
@@ -66,4 +68,25 @@ TEST_CASE("Happy Eyeballs alternates families in its order", "[emulation]") {
     auto seq = emulation_order(*parse_emulation("sequential"), v6_first);
     CHECK(seq == v6_first);
     CHECK(emulation_order(*parse_emulation("go"), resolved).size() == resolved.size());
+}
+
+TEST_CASE("an emulated connect off its model by more than max(50 ms, 20 %) is flagged",
+          "[emulation]") {
+    const ConnectPrediction model{true, 200us, make_ipv4(127, 0, 0, 1, 80), 1, false};
+    auto at = [](Micros t, bool connected = true) {
+        return ConnectPrediction{connected, t, std::nullopt, 1, false};
+    };
+    CHECK_FALSE(off_model(at(40ms), model));   // within 50 ms
+    CHECK(off_model(at(300ms), model));        // the 0.3 s against 0.017 ms
+    CHECK(off_model(at(200us, false), model)); // ended differently
+    const ConnectPrediction slow{true, 2030ms, std::nullopt, 2, false};
+    CHECK_FALSE(off_model(at(2400ms), slow)); // within 20 %
+    CHECK(off_model(at(2500ms), slow));
+
+    EmulationResult e;
+    e.predicted = model;
+    e.rounds = {at(300us), at(1000ms), at(250us), at(200us), at(900ms)};
+    settle_rounds(e);
+    CHECK(e.measured.time == 300us); // the median round
+    CHECK(e.rounds_off_model == 2);
 }

@@ -1,7 +1,9 @@
 #include "loopcheck/core/hosts.hpp"
 #include "support/catch.hpp"
+#include "support/helpers.hpp"
 
 using namespace loopcheck;
+using loopcheck::test::contains;
 
 TEST_CASE("hosts file lines that list a name", "[hosts]") {
     const char* file = "# comment\n"
@@ -54,4 +56,28 @@ TEST_CASE("the resolution note names the OS's own rule", "[hosts]") {
     CHECK(resolution_note(Os::linux_, "localhost", parsed).find("only IPv6") != std::string::npos);
     CHECK(resolution_note(Os::linux_, "db.internal", {}).find("No hosts file entry") !=
           std::string::npos);
+}
+
+TEST_CASE("the resolution note follows the order measured and names gai.conf's rules", "[hosts]") {
+    const std::vector<HostsLine> both{{1, "127.0.0.1 localhost", Family::ipv4},
+                                      {2, "::1 localhost", Family::ipv6}};
+    const std::vector<Address> v6_first{ipv6_loopback(80), make_ipv4(127, 0, 0, 1, 80)};
+    const std::vector<Address> v4_first{make_ipv4(127, 0, 0, 1, 80), ipv6_loopback(80)};
+    CHECK(contains(resolution_note(Os::linux_, "localhost", both, v6_first),
+                   "puts ::1 before 127.0.0.1"));
+    // The mirror set-up of issue 13: a gai.conf rule ranks IPv4 above ::1.
+    const auto rules = gai_conf_rules("# comment\nreload yes\nprecedence ::ffff:0:0/96 100\n"
+                                      "label ::1/128 0 # trailing\n");
+    REQUIRE(rules.size() == 2);
+    CHECK(rules[0].number == 3);
+    CHECK(rules[0].text.escaped() == "precedence ::ffff:0:0/96 100");
+    CHECK(rules[1].text.escaped() == "label ::1/128 0");
+    const auto note = resolution_note(Os::linux_, "localhost", both, v4_first, rules);
+    CHECK(contains(note, "puts 127.0.0.1 before ::1"));
+    CHECK(contains(note, "line 3: precedence ::ffff:0:0/96 100"));
+    CHECK_FALSE(contains(note, "puts ::1 before"));
+    // Windows: the fixed sentence only where it is what was measured.
+    CHECK(contains(resolution_note(Os::windows, "localhost", {}, v6_first), "precedence 50"));
+    CHECK(contains(resolution_note(Os::windows, "localhost", {}, v4_first),
+                   "puts 127.0.0.1 before ::1"));
 }

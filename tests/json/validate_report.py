@@ -52,6 +52,13 @@ for args in runs:
     if doc["exit_code"] != proc.returncode:
         print(f"FAIL {args}: exit_code {doc['exit_code']} but the process exited {proc.returncode}")
         failures += 1
+    if "--emulate" in args:
+        # --emulate runs once per round of -n (issue 13).
+        for t in doc["targets"]:
+            for e in t["emulations"]:
+                if len(e["rounds"]) != int(args[args.index("-n") + 1]):
+                    print(f"FAIL {args}: {e['strategy']} ran {len(e['rounds'])} round(s)")
+                    failures += 1
     failed_runs += 1 if failures else 0
     print(f"{'ok  ' if not failures else 'FAIL'} {' '.join(args) or '(self-check)'}: exit {proc.returncode}")
 

@@ -94,11 +94,12 @@ def finding_ids(target: dict) -> list[str]:
     return [f["id"] for f in target["findings"]]
 
 
-def client(target: dict, name: str) -> dict:
+def client(target: dict, id: str, min_version: str | None = None) -> dict:
+    """A client row by its stable id (and the first version it covers)."""
     for c in target["clients"]:
-        if c["client"] == name:
+        if c["id"] == id and c["versions"]["min"] == min_version:
             return c
-    raise AssertionError(f"client {name!r} missing from the report")
+    raise AssertionError(f"client {id!r} from {min_version} missing from the report")
 
 
 def syn_retry_delays() -> list[float]:
@@ -163,16 +164,24 @@ def case_acceptance(c: Checks, lc: str, json_port: int, text_port: int) -> None:
     c.expect(len(penalty) == 1 and penalty[0]["severity"] == "warning",
              "fallback-penalty warning", [(f["id"], f["severity"]) for f in t["findings"]])
 
-    for name in ("Python requests / socket.create_connection", ".NET HttpClient"):
+    for name in ("python", "dotnet", "wget"):
         p = client(t, name)
         c.expect(p["connected"] and p["via"] == f"127.0.0.1:{json_port}",
                  f"{name}: connects via 127.0.0.1", (p["connected"], p["via"]))
         c.between(p["connect_ms"] / 1000, low, high + 0.1, f"{name}: connect (s)")
-    he = client(t, "Python asyncio, happy_eyeballs_delay=0.25")
+    he = client(t, "python-asyncio")
     c.expect(he["connected"] and he["via"] == f"127.0.0.1:{json_port}",
              "Happy Eyeballs 250 ms: connects via 127.0.0.1", (he["connected"], he["via"]))
     # 250 ms after the ::1 attempt starts plus 127.0.0.1's own connect time.
     c.between(he["connect_ms"] / 1000, 0.25, 0.35, "Happy Eyeballs 250 ms: connect (s)")
+    # Node.js 20: the ::1 attempt is cut at 250 ms; Node.js 17 to 19 tries
+    # ::1 only and fails with the refusal; off Windows each row also says
+    # what Windows would charge.
+    n20 = client(t, "node", "20.0.0")
+    c.between(n20["connect_ms"] / 1000, 0.25, 0.35, "Node.js 20: connect (s)")
+    n18 = client(t, "node", "17.0.0")
+    c.expect(not n18["connected"], "Node.js 17 to 19: fails (first address only)", n18["connected"])
+    c.expect(n20["windows"] is not None, "Node.js 20: an on-Windows prediction", n20["windows"])
     c.expect(t["rewritten"] == f"127.0.0.1:{json_port}", "rewritten to 127.0.0.1:PORT", t["rewritten"])
 
     # The same situation in plain text (its own port, so its own dropped RST).

@@ -8,6 +8,8 @@
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/report.hpp"
 
+#include <optional>
+
 namespace loopcheck {
 
 struct ConcludeContext {
@@ -17,6 +19,9 @@ struct ConcludeContext {
     /// Nothing accepting and fast refusals are the expected outcome
     /// (--expect refused, the self-check's closed ports).
     bool expect_refused = false;
+    /// The kernel's ListenOverflows before and after the probes (Linux),
+    /// for the accept-queue-full finding; nullopt elsewhere.
+    std::optional<ListenOverflows> listen_overflows;
 };
 
 /// Fills every address's summary, the target's diagnosis and each

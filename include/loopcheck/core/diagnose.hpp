@@ -10,6 +10,7 @@
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/target.hpp"
+#include "loopcheck/core/netstat.hpp"
 
 #include <optional>
 #include <span>
@@ -35,6 +36,8 @@ inline constexpr std::string_view slow_accept = "slow-accept";
 inline constexpr std::string_view unresolved = "unresolved";
 /// Something listens on the port, but on no address the target reaches.
 inline constexpr std::string_view listener_elsewhere = "listener-elsewhere";
+/// An accept needed a SYN retransmission: the listener's backlog overflowed.
+inline constexpr std::string_view accept_queue_full = "accept-queue-full";
 } // namespace finding_id
 
 /// Why a refusal was slow.
@@ -58,6 +61,10 @@ struct Diagnosis {
     /// Every client model comes to the same result within 1 ms, so a
     /// report may say so in one line instead of a table.
     bool clients_agree = false;
+    /// Off Windows: the rows' "on Windows" predictions agree too (true on
+    /// Windows, where there are none). A report shows the table when either
+    /// is false.
+    bool clients_agree_on_windows = true;
     std::vector<std::string> fixes;
     /// The input rewritten to the address that accepted, when that avoids
     /// a fallback (the first fix, as a value scripts can use).
@@ -77,6 +84,11 @@ struct DiagnosisInput {
     /// could be read; nullopt otherwise. Findings and fixes then name the
     /// process and the address it is bound to.
     std::optional<std::span<const Listener>> listeners;
+    /// The kernel's ListenOverflows counter before and after the probes
+    /// (Linux), for the accept-queue-full finding; nullopt elsewhere.
+    std::optional<ListenOverflows> listen_overflows;
+    /// TargetReport::curl_localhost, summarised: for the curl rows only.
+    std::span<const Observation> curl_localhost;
 };
 
 Diagnosis diagnose(const DiagnosisInput& in);

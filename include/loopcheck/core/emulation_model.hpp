@@ -32,12 +32,24 @@ Result<EmulationSpec> parse_emulation(std::string_view text);
 
 struct EmulationResult {
     EmulationSpec spec;
-    ConnectPrediction measured;
+    ConnectPrediction measured; ///< the round with the median time
     ConnectPrediction predicted;
+    /// Every round measured (--count), in order.
+    std::vector<ConnectPrediction> rounds;
+    /// Rounds further from the model than off_model() allows.
+    int rounds_off_model = 0;
 };
 
-/// The model's prediction for `spec` from the probe results (pure).
-ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const Observation> obs);
+/// Whether a measured connect is further from the model than
+/// max(50 ms, 20 % of the model's time), or ends differently.
+bool off_model(const ConnectPrediction& measured, const ConnectPrediction& model);
+
+/// Fills `measured` (the median round) and `rounds_off_model` from `rounds`.
+void settle_rounds(EmulationResult& result);
+
+/// The model's prediction for `spec` from the probe results made on `os` (pure).
+ConnectPrediction predict_emulation(const EmulationSpec& spec, std::span<const Observation> obs,
+                                    Os os);
 
 /// The order in which `spec` tries the addresses (pure): resolver order,
 /// with families alternating for Happy Eyeballs (RFC 8305 section 4).

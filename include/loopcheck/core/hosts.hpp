@@ -5,9 +5,9 @@
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/address.hpp"
 #include "loopcheck/core/untrusted.hpp"
-
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,9 +32,18 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
 /// must not make loopcheck slow).
 inline constexpr std::size_t max_hosts_file_bytes = 1 << 20;
 
+/// The rules of a gai.conf (`content`) that change how glibc's getaddrinfo
+/// ranks addresses (precedence, label, scopev4; gai.conf(5)), with their
+/// line numbers; comments and other lines are skipped.
+std::vector<HostsLine> gai_conf_rules(std::string_view content);
+
 /// One sentence on how `os` orders the addresses of `name` beyond what the
-/// hosts file says; empty when there is nothing specific to say.
+/// hosts file says, derived from the `order` the resolver returned and the
+/// gai.conf rules that shaped it; empty when there is nothing specific to
+/// say. With no `order`, it claims no order.
 std::string resolution_note(Os os, std::string_view name,
-                            const std::vector<HostsLine>& lines);
+                            const std::vector<HostsLine>& lines,
+                            std::span<const Address> order = {},
+                            const std::vector<HostsLine>& gai_rules = {});
 
 } // namespace loopcheck

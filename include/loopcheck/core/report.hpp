@@ -42,6 +42,11 @@ struct TargetReport {
     std::optional<Error> resolve_error;
     std::optional<Resolution> resolution;
     std::vector<AddressReport> addresses;
+    /// A name curl >= 7.78 answers itself (localhost): the loopback
+    /// addresses of that answer the resolver did not give, probed in the
+    /// same rounds so the curl rows can be costed. Not part of the
+    /// resolver's order; nothing but the client table uses them.
+    std::vector<AddressReport> curl_localhost;
     Diagnosis diagnosis;
     /// --emulate: each strategy run for real, beside the model's prediction.
     std::vector<EmulationResult> emulations;
@@ -77,6 +82,9 @@ struct Report {
     std::optional<SelfCheck> self_check;
     ListenerTableStatus listener_table;
     bool incomplete = false; ///< interrupted before every probe finished
+    /// The kernel's ListenOverflows counter before and after the probes
+    /// (Linux); nullopt where it could not be read.
+    std::optional<ListenOverflows> listen_overflows;
     /// --quick: how the default-stack times were inferred; empty without it.
     std::string quick_note;
     int exit_code = 0;

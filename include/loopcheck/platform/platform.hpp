@@ -147,6 +147,12 @@ Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros w
 /// gives no table at all (or has no way to list one).
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port);
 
+/// The kernel's count of SYNs dropped because a listener's accept queue was
+/// full (Linux: TcpExt ListenOverflows in /proc/net/netstat, parsed by
+/// parse_listen_overflows); nullopt where the OS keeps no such counter or
+/// it cannot be read.
+std::optional<std::uint64_t> listen_overflows();
+
 SystemFacts system_facts();
 
 /// Calls `on_interrupt` on Ctrl-C or SIGTERM (Ctrl-C and Ctrl-Break on

@@ -148,7 +148,14 @@ ConnectPrediction run_emulation(const EmulationSpec& spec, std::span<const Addre
     switch (spec.kind) {
     case ConnectAlgorithm::sequential:
     case ConnectAlgorithm::first_ipv4:
+    // No --emulate strategy has a per-attempt cut (parse_emulation offers
+    // none), so the Race never runs one; it would run as sequential.
+    case ConnectAlgorithm::attempt_timeout:
         lanes.push_back(order);
+        break;
+    case ConnectAlgorithm::first_address:
+        if (!order.empty())
+            lanes.push_back({order.front()});
         break;
     case ConnectAlgorithm::happy_eyeballs:
         for (const auto& a : order)

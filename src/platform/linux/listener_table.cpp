@@ -5,6 +5,7 @@
 #include "loopcheck/core/listener_decode.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/platform/platform.hpp"
+#include "loopcheck/core/netstat.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +14,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
@@ -247,6 +250,15 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
                                      "kernel socket, or a process in another container)";
     table.missing = std::move(missing);
     return table;
+}
+
+std::optional<std::uint64_t> listen_overflows() {
+    // Of this network namespace, like the listener table. A few kB: read whole.
+    std::ifstream in("/proc/net/netstat", std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return parse_listen_overflows(text);
 }
 
 } // namespace loopcheck::platform

@@ -133,4 +133,9 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
     return table;
 }
 
+std::optional<std::uint64_t> listen_overflows() {
+    return std::nullopt; // macOS counts listen queue overflows (netstat -s) but loopcheck does not
+                         // read them yet
+}
+
 } // namespace loopcheck::platform

@@ -9,4 +9,8 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> /*port*/) {
     return system_error("listing listening sockets is not supported on this OS");
 }
 
+std::optional<std::uint64_t> listen_overflows() {
+    return std::nullopt; // no counter loopcheck knows how to read on this OS
+}
+
 } // namespace loopcheck::platform

@@ -161,4 +161,8 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
     return table;
 }
 
+std::optional<std::uint64_t> listen_overflows() {
+    return std::nullopt; // Windows has no per-system listen-overflow counter loopcheck reads
+}
+
 } // namespace loopcheck::platform
