@@ -9,7 +9,7 @@
 # /dev/pts). The clients are installed with apt-get inside it once; the
 # resulting root is kept as $LOOPCHECK_CI_CACHE/clients-SUITE-KEY.tar (default
 # /var/cache/loopcheck-ci), KEY a hash of the package list and of this
-# script, so a later run unpacks it in seconds instead of installing again.
+# script's recipe number, so a later run unpacks it in seconds instead of installing again.
 # When DIR is ready, DIR/.loopcheck-clients-ready holds the clients'
 # versions; on failure DIR/.loopcheck-clients-failed holds the reason (run.sh
 # waits for one of the two, so this can run in the background early).
@@ -44,10 +44,9 @@ fail() {
 rm -f "$dir/.loopcheck-clients-ready" "$dir/.loopcheck-clients-failed"
 "$repo/.ci/make-root" "$suite" "$dir" || fail ".ci/make-root $suite $dir failed"
 
-key=$( (
-    echo "$suite ${packages[*]}"
-    cat "${BASH_SOURCE[0]}"
-) | sha256sum | cut -c1-16)
+# Bump when a step below changes what ends up in the root.
+recipe=1
+key=$(echo "$suite ${packages[*]} $recipe" | sha256sum | cut -c1-12)
 tar=$cache/clients-$suite-$key.tar
 mkdir -p "$cache"
 exec 7>"$cache/clients-$suite.lock"
@@ -85,7 +84,8 @@ fi
 exec 7>&-
 
 # What is installed, for the log and the harness's table.
-versions=$(in_root dpkg-query -W -f '${Package} ${Version}\n' "${packages[@]}" nodejs golang-go 2>/dev/null |
+# shellcheck disable=SC2016 # dpkg-query's format, not the shell's
+versions=$(in_root dpkg-query -W -f '${Package} ${Version}\n' "${packages[@]}" 2>/dev/null |
     sort -u) || fail "dpkg-query in the root failed"
 echo "$versions" >"$dir/.loopcheck-clients-ready"
 echo "prepare-root.sh: $suite root ready in $dir" >&2

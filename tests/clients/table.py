@@ -33,9 +33,18 @@ Each client connects to `localhost:PORT` in the netns lab, on a port of its
 own, after a warm-up connect in the same process; *real* is its connect time
 (from the call to TCP connected, or to the failure), *model* the row of
 `loopcheck --json localhost:PORT` for the client's id and installed version,
-run in the same scenario on a port of its own. A match is the same success or
-failure and a time within max(50 ms, 20 %) of the model.
+run in the same scenario on a port of its own ("by name": the report had no
+row ids yet, and the row was found by its display name). A match is the same
+success or failure and a time within max(50 ms, 20 %) of the model.
 """
+
+
+def address(endpoint: str | None) -> str:
+    """'[::1]:8101' -> '::1': each client has a port of its own."""
+    if not endpoint:
+        return "?"
+    host = endpoint.rsplit(":", 1)[0]
+    return host.strip("[]")
 
 
 def cell_real(r: dict) -> str:
@@ -45,7 +54,7 @@ def cell_real(r: dict) -> str:
         return r.get("error", "?")
     x = r["real"]
     if x["connected"]:
-        return f"connected, {x['ms']:.1f} ms via {x.get('via') or '?'}"
+        return f"connected, {x['ms']:.1f} ms via {address(x.get('via'))}"
     return f"failed, {x['ms']:.1f} ms"
 
 
@@ -53,9 +62,10 @@ def cell_model(r: dict) -> str:
     m = r.get("model")
     if not m:
         return "no row" if "real" in r else ""
-    what = f"connected, {m['connect_ms']:.1f} ms via {m.get('via')}" if m["connected"] else \
+    what = f"connected, {m['connect_ms']:.1f} ms via {address(m.get('via'))}" if m["connected"] else \
         f"failed, {m['connect_ms']:.1f} ms"
-    return f"{what} ({m.get('client')}: {m.get('algorithm')})"
+    legacy = ", by name" if r.get("found_by") == "legacy name" else ""
+    return f"{what} (row: {m.get('client')}{legacy})"
 
 
 def main(argv: list[str]) -> int:

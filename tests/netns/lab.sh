@@ -7,7 +7,7 @@
 # first K RSTs turns a refusal into a K-retransmission stall that TCP_INFO
 # counts. See docs/hacking.md#the-network-namespace-lab-testsnetns.
 #
-# usage: lab.sh [--drop-rst PORT:K]... [--drop-rst-each PORT:K]...
+# usage: lab.sh [--drop-rst PORT:K]... [--drop-rst-conn PORT:K]...
 #               [--drop-syn PORT]... [--hosts-v6-first | --gai-v4-first]
 #               [--root DIR]... [--time-limit SECONDS] -- CMD [ARGS...]
 #
@@ -42,9 +42,16 @@ if [[ ${1-} == __with-files ]]; then
             exit 77
         fi
         if [[ $gai_file != - ]]; then
-            # A bind mount needs a file to cover; an absent gai.conf means
-            # glibc's built-in table, so an empty one changes nothing.
-            [[ -e $root/etc/gai.conf ]] || : >"$root/etc/gai.conf"
+            # A bind mount needs a file to cover. An absent gai.conf means
+            # glibc's built-in table, so an empty one changes nothing: made
+            # in a chroot (the caller's own), never in this machine's /etc.
+            if [[ ! -e $root/etc/gai.conf ]]; then
+                if [[ -z $root ]]; then
+                    echo "lab.sh: skipped: no /etc/gai.conf to bind-mount over (libc-bin installs one)" >&2
+                    exit 77
+                fi
+                : >"$root/etc/gai.conf"
+            fi
             if ! mount --bind "$gai_file" "$root/etc/gai.conf"; then
                 echo "lab.sh: skipped: cannot bind-mount a gai.conf over $root/etc/gai.conf" >&2
                 exit 77
@@ -74,8 +81,8 @@ usage: lab.sh [options] -- CMD [ARGS...]
 Runs CMD as root in a new network namespace with only loopback, up.
   --drop-rst PORT:K    drop the first K RSTs sent from TCP port PORT (IPv4 and
                        IPv6 together): a refusal there takes K SYN retries
-  --drop-rst-each PORT:K  the same, but 127.0.0.1 and ::1 each lose their
-                       own first K RSTs (two buckets instead of one)
+  --drop-rst-conn PORT:K  drop the first K RSTs of every connection from
+                       TCP port PORT: every refusal there takes K SYN retries
   --drop-syn PORT      drop every SYN to TCP port PORT: connects time out
   --hosts-v6-first     CMD sees a hosts file with ::1 before 127.0.0.1 for
                        localhost (a private mount namespace), as on Windows
@@ -105,7 +112,7 @@ valid_port() {
 }
 
 drop_rst=() # "PORT K" pairs
-drop_rst_each=() # "PORT K" pairs, one bucket per loopback address
+drop_rst_conn=() # "PORT K" pairs, one bucket per connection
 drop_syn=()
 hosts_v6_first=0
 gai_v4_first=0
@@ -122,13 +129,13 @@ while (($#)); do
         drop_rst+=("$((10#$port)) $((10#$k))")
         shift 2
         ;;
-    --drop-rst-each)
-        (($# >= 2)) || bad_usage "--drop-rst-each needs PORT:K"
+    --drop-rst-conn)
+        (($# >= 2)) || bad_usage "--drop-rst-conn needs PORT:K"
         port=${2%%:*} k=${2#*:}
         if ! valid_port "$port" || ! [[ $k =~ ^[0-9]{1,4}$ ]] || ((10#$k < 1)); then
-            bad_usage "--drop-rst-each: '$2' is not PORT:K (K at least 1)"
+            bad_usage "--drop-rst-conn: '$2' is not PORT:K (K at least 1)"
         fi
-        drop_rst_each+=("$((10#$port)) $((10#$k))")
+        drop_rst_conn+=("$((10#$port)) $((10#$k))")
         shift 2
         ;;
     --drop-syn)
@@ -177,7 +184,7 @@ with_files=$((hosts_v6_first + gai_v4_first))
 # --- What this machine must allow. ----------------------------------------
 (($(id -u) == 0)) || skip "needs root to create a network namespace (uid $(id -u))"
 needed=(ip timeout)
-((${#drop_rst[@]} + ${#drop_rst_each[@]} + ${#drop_syn[@]} == 0)) || needed+=(nft)
+((${#drop_rst[@]} + ${#drop_rst_conn[@]} + ${#drop_syn[@]} == 0)) || needed+=(nft)
 ((with_files == 0)) || needed+=(unshare mount getent awk)
 ((${#roots[@]} == 0)) || needed+=(chroot)
 for tool in "${needed[@]}"; do
@@ -243,7 +250,7 @@ if ((with_files)); then
         skip "IPv6 is disabled: no ::1 on lo"
 fi
 
-if ((${#drop_rst[@]} + ${#drop_rst_each[@]} + ${#drop_syn[@]})); then
+if ((${#drop_rst[@]} + ${#drop_rst_conn[@]} + ${#drop_syn[@]})); then
     # The rules sit on the input hook: a packet dropped there is simply lost,
     # as on a wire. On the output hook the sender's ip_local_out() would get
     # EPERM back (a local error), which is not the situation being modelled.
@@ -259,18 +266,23 @@ if ((${#drop_rst[@]} + ${#drop_rst_each[@]} + ${#drop_syn[@]})); then
         # rule, so ::1 and 127.0.0.1 on PORT share the K drops.
         rules+="    tcp sport $port tcp flags & rst == rst limit rate 1/hour burst $k packets drop"$'\n'
     done
-    for pair in "${drop_rst_each[@]}"; do
+    for pair in "${drop_rst_conn[@]}"; do
         read -r port k <<<"$pair"
-        # One rule, so one bucket, per address: each address's refusal
-        # costs K retransmissions whichever is tried first or at once.
-        rules+="    ip saddr 127.0.0.1 tcp sport $port tcp flags & rst == rst limit rate 1/hour burst $k packets drop"$'\n'
-        rules+="    ip6 saddr ::1 tcp sport $port tcp flags & rst == rst limit rate 1/hour burst $k packets drop"$'\n'
+        # The same token bucket, but one per connection: an element of a
+        # dynamic set keyed by the RST's destination (the client's address
+        # and port) and source port. Every connect to PORT, each retry of a
+        # client included, is refused only at its K-th retransmission, as
+        # every refused loopback connect is slow on Windows.
+        rules+="    tcp sport $port tcp flags & rst == rst update @conn4 { ip daddr . tcp dport . tcp sport limit rate 1/hour burst $k packets } drop"$'\n'
+        rules+="    tcp sport $port tcp flags & rst == rst update @conn6 { ip6 daddr . tcp dport . tcp sport limit rate 1/hour burst $k packets } drop"$'\n'
     done
     for port in "${drop_syn[@]}"; do
         # A SYN without ACK: connection attempts, not replies.
         rules+="    tcp dport $port tcp flags & (syn | ack) == syn drop"$'\n'
     done
     ruleset="table inet loopcheck_lab {
+  set conn4 { type ipv4_addr . inet_service . inet_service; flags dynamic; timeout 1h; }
+  set conn6 { type ipv6_addr . inet_service . inet_service; flags dynamic; timeout 1h; }
   chain input {
     type filter hook input priority filter; policy accept;
 $rules  }
