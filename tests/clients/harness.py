@@ -211,12 +211,18 @@ class Servers:
         finally:
             conn.close()
 
-    def via(self, port: int, wait_s: float = 0.0) -> str | None:
+    def count(self, port: int) -> int:
+        with self.lock:
+            return len(self.accepted.get(port, []))
+
+    def via(self, port: int, since: int, wait_s: float = 0.0) -> str | None:
+        """The address of the first connection accepted on port after the
+        first `since` ones (those belong to earlier tries)."""
         # A client may be done before this process's accept thread has run.
         deadline = time.monotonic() + wait_s
         while True:
             with self.lock:
-                hosts = list(self.accepted.get(port, []))
+                hosts = list(self.accepted.get(port, []))[since:]
             if hosts or time.monotonic() >= deadline:
                 break
             time.sleep(0.01)
@@ -513,7 +519,28 @@ def run(scenario: Scenario, loopcheck: str, out: Path) -> int:
                  "client": client.key, "id": client.id, "label": client.label, "port": port}
             began = time.monotonic()
             try:
-                real = measure(env, client, port)
+                tries = []
+                while True:
+                    mark = servers.count(port)
+                    real = measure(env, client, port)
+                    real["via"] = servers.via(port, mark, 2.0 if real["connected"] else 0.0)
+                    tries.append(real)
+                    row, how = find_row(rows, client.id, real["version"])
+                    ok, why = compare(real, row)
+                    # A time off the model is measured twice more and the
+                    # median of the three decides: on a shared machine one
+                    # connect can lose tens of ms to scheduling, while a wrong
+                    # model is off every time. (Each try meets the same lab:
+                    # the RST drops are per connection.) A different outcome
+                    # is not retried.
+                    if ok or row is None or bool(real["connected"]) != bool(row["connected"]) \
+                            or len(tries) == 3:
+                        break
+                if len(tries) == 3:
+                    real = sorted(tries, key=lambda t: t["ms"])[1]
+                    ok, why = compare(real, row)
+                if len(tries) > 1:
+                    real = dict(real, tries_ms=[round(t["ms"], 1) for t in tries])
             except Unavailable as e:
                 r["skipped"] = str(e)
                 bad = ci and client.core
@@ -523,17 +550,15 @@ def run(scenario: Scenario, loopcheck: str, out: Path) -> int:
                 bad = True
                 line = f"FAIL {env.name:8} {client.label}: {r['error']}"
             else:
-                real["via"] = servers.via(port, 2.0 if real["connected"] else 0.0)
                 r["wall_s"] = round(time.monotonic() - began, 2)
-                row, how = find_row(rows, client.id, real["version"])
-                ok, why = compare(real, row)
                 r.update(real=real, model=row, found_by=how, match=ok, why=why or how)
                 bad = not ok
                 model = (f"{'ok' if row['connected'] else 'fails'} {row['connect_ms']:.1f} ms"
                          if row else "-")
+                retried = f" tries {real['tries_ms']}" if "tries_ms" in real else ""
                 line = (f"{'ok  ' if ok else 'FAIL'} {env.name:8} {client.label} {real['version']}: "
-                        f"real {'ok' if real['connected'] else 'fails'} {real['ms']:.1f} ms via {real['via']}, "
-                        f"model {model} ({how}){' ' + why if why else ''} [{r['wall_s']} s]")
+                        f"real {'ok' if real['connected'] else 'fails'} {real['ms']:.1f} ms via {real['via']}"
+                        f"{retried}, model {model} ({how}){' ' + why if why else ''} [{r['wall_s']} s]")
             with print_lock:
                 print(line, flush=True)
             return r, bad

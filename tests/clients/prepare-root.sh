@@ -73,10 +73,12 @@ else
     in_root env GOCACHE=/var/cache/loopcheck-go/build \
         timeout 600 go build -o /var/cache/loopcheck-go/dial /var/cache/loopcheck-go/src/dial.go >>"$log" 2>&1 ||
         fail "go build in the $suite root failed (log: $log)"
-    rm -f "$dir"/var/cache/apt/archives/*.deb
-    # /proc and /dev are mounts make-root makes again; left out.
+    # /proc and /dev are mounts make-root makes again, and the downloaded
+    # packages may be a bind mount of a cache shared between runs (issue
+    # 15's make-root): all left out, and the cache left alone.
     tar --numeric-owner --one-file-system -C "$dir" --exclude=./proc --exclude=./dev \
-        --exclude=./.loopcheck-clients.log -cf "$tar.part" . || fail "cannot write $tar"
+        --exclude=./var/cache/apt/archives --exclude=./.loopcheck-clients.log \
+        -cf "$tar.part" . || fail "cannot write $tar"
     mv "$tar.part" "$tar"
     # Tarballs of an older package list or script are of no use any more.
     find "$cache" -maxdepth 1 -name "clients-$suite-*.tar" ! -name "${tar##*/}" -delete
