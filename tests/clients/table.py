@@ -57,7 +57,7 @@ def cell_real(r: dict) -> str:
     tries = x.get("tries_ms")
     note = ""
     if tries:
-        note = f" ({'median of ' if len(tries) == 3 else 'tries: '}{', '.join(f'{t:.0f}' for t in tries)})"
+        note = f" ({'median of ' if len(tries) == 3 else 'tries: '}{', '.join(f'{t:.1f}' for t in tries)})"
     if x["connected"]:
         return f"connected, {x['ms']:.1f} ms via {address(x.get('via'))}{note}"
     return f"failed, {x['ms']:.1f} ms{note}"
