@@ -3,6 +3,8 @@
     table.py RESULTS_DIR OUTPUT.md
 
 RESULTS_DIR holds clients-SCENARIO.json from run.sh, one per scenario.
+OUTPUT.md is written only when the results include the Debian 12 and 13
+roots; otherwise the table goes to RESULTS_DIR/clients.md.
 Exit 77 (skipped) when no scenario ran (the harness skipped here); 1 when a
 scenario's results are missing, so a half table is never written.
 """
@@ -110,6 +112,13 @@ def main(argv: list[str]) -> int:
                 match = ""
             lines.append(f"| {r['label']} | {where} | {name} | {cell_real(r)} | {cell_model(r)} | {match} |")
         lines.append("")
+    # docs/clients.md is the table of Debian 12's and 13's clients; a run
+    # with other clients (this machine's) writes next to the results.
+    envs = {r["env"] for d in present.values() for r in d["results"]}
+    if not {"bookworm", "trixie"} <= envs:
+        out = results / "clients.md"
+        print(f"table.py: not the Debian 12 and 13 roots (ran: {', '.join(sorted(envs))}): "
+              f"the table goes to {out}, not docs/clients.md")
     out.write_text("\n".join(lines))
     print(f"table.py: wrote {out} ({mismatches} mismatches)")
     return 0
