@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the lab itself: CMD's exit code comes back, the namespace and what
 # CMD left running in it are gone after a normal exit and after SIGTERM, and
-# --hosts-v6-first changes localhost inside the lab only.
+# --hosts-v6-first and --gai-v4-first change localhost inside the lab only.
 set -euo pipefail
 lab=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lab.sh
 work=$(mktemp -d)
@@ -62,5 +62,13 @@ before=$(cksum </etc/hosts)
 first=$("$lab" --hosts-v6-first -- getent ahosts localhost | awk 'NR == 1 {print $1}')
 check "localhost is ::1 first inside the lab (got $first)" test "$first" = "::1"
 check "/etc/hosts outside the lab unchanged" test "$(cksum </etc/hosts)" = "$before"
+
+# 4. gai.conf: 127.0.0.1 first inside, the machine's gai.conf untouched (or
+# still absent).
+gai_before=$(cksum </etc/gai.conf 2>/dev/null || echo absent)
+order=$("$lab" --gai-v4-first -- getent ahosts localhost | awk '$2 == "STREAM" { printf "%s ", $1 }')
+check "localhost is 127.0.0.1, then ::1 with --gai-v4-first (got '$order')" test "$order" = "127.0.0.1 ::1 "
+check "/etc/gai.conf outside the lab unchanged" \
+    test "$(cksum </etc/gai.conf 2>/dev/null || echo absent)" = "$gai_before"
 
 exit "$failed"
