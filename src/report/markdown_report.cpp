@@ -105,10 +105,8 @@ void raw_samples(std::string& out, const Report& r) {
     out += "```\n\n</details>\n";
 }
 
-} // namespace
-
-std::string render_markdown(const Report& r) {
-    std::string out = "## loopcheck report\n\n";
+/// The verdicts, the run's settings and the self-check.
+void header(std::string& out, const Report& r) {
     for (const auto& t : r.targets)
         out += fmt::format("**{}**  \n", escape_markdown(t.diagnosis.verdict));
     if (r.incomplete)
@@ -133,100 +131,130 @@ std::string render_markdown(const Report& r) {
         for (const auto& s : r.self_check->statements)
             out += fmt::format("- {}\n", escape_markdown(s));
     }
+}
+
+/// Where the target's addresses came from, the address table, curl's own
+/// localhost probes and who listens.
+void addresses_section(std::string& out, const TargetReport& t, const Report& r) {
+    if (t.resolve_error) {
+        out += fmt::format("{}\n", escape_markdown(t.resolve_error->message));
+    } else {
+        out +=
+            fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
+                        t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
+                        t.addresses.size());
+        if (t.resolution) {
+            for (const auto& l : t.resolution->hosts_lines)
+                out +=
+                    fmt::format("- {} line {}: {}\n",
+                                markdown_code(r.system.hosts_file, MarkdownPlace::inline_text),
+                                l.number, l.text.markdown(MarkdownPlace::inline_text));
+            if (!t.resolution->note.empty())
+                out += fmt::format("- {}\n", escape_markdown(t.resolution->note));
+            out += "\n";
+        }
+        address_table(out, t, r.count);
+        for (const auto& a : t.curl_localhost)
+            out += fmt::format("\nAlso probed for curl, which answers `{}` itself: `{}` {} "
+                               "{} (not in the resolver's answer; used by the curl rows "
+                               "only).\n",
+                               cell(t.target.host), endpoint_string(a.address),
+                               outcome_name(a.summary.outcome),
+                               latency(a.summary.latency, r.count));
+        listener_table(out, t);
+        for (const auto& a : t.addresses) {
+            if (!a.summary.fast_option_refused)
+                continue;
+            const auto& why = a.summary.fast_option_error;
+            out += fmt::format("\nSIO_TCP_INITIAL_RTO (no SYN retries) was refused by the "
+                               "OS{}: only default probes ran.\n",
+                               why.empty() ? "" : fmt::format(" (`{}`)", why));
+            break;
+        }
+    }
+}
+
+void findings_section(std::string& out, const TargetReport& t) {
+    if (!t.diagnosis.findings.empty()) {
+        out += "\n**Findings**\n\n";
+        for (const auto& f : t.diagnosis.findings)
+            out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
+                               f.cause.empty() ? "" : fmt::format(" ({})", f.cause),
+                               escape_markdown(f.message));
+    }
+}
+
+/// What each client pays: one line when every model agrees, else a table.
+void clients_section(std::string& out, const TargetReport& t) {
+    if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows &&
+        !t.diagnosis.clients.empty()) {
+        const auto& p = t.diagnosis.clients.front().prediction;
+        out += fmt::format("\nEvery client model {}.\n",
+                           p.connected
+                               ? fmt::format("connects in about {} via `{}`",
+                                             format_duration(p.time), endpoint_string(*p.via))
+                               : fmt::format("fails after about {}", format_duration(p.time)));
+    } else if (!t.diagnosis.clients.empty()) {
+        out += "\n**What each client pays to connect** (modelled from the times above)\n\n";
+        const auto& clients = t.diagnosis.clients;
+        const bool windows = std::any_of(clients.begin(), clients.end(),
+                                         [](const auto& c) { return c.windows.has_value(); });
+        out += windows ? "| client | connect algorithm | time to connect | via | on Windows "
+                         "|\n|---|---|---|---|---|\n"
+                       : "| client | connect algorithm | time to connect | via |\n"
+                         "|---|---|---|---|\n";
+        for (const auto& c : clients) {
+            const auto& p = c.prediction;
+            out += fmt::format("| {} | {} | {}{} | {} |", cell(c.client), cell(c.algorithm),
+                               p.lower_bound ? ">= " : "",
+                               p.connected
+                                   ? format_duration(p.time)
+                                   : fmt::format("fails after {}", format_duration(p.time)),
+                               p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
+            if (windows)
+                out +=
+                    fmt::format(" {} |", c.windows ? cell(prediction_text(*c.windows)) : "-");
+            out += "\n";
+        }
+    }
+}
+
+void emulations_section(std::string& out, const TargetReport& t) {
+    if (!t.emulations.empty()) {
+        out += "\n**Emulated clients** (`--emulate`, measured here beside the model)\n\n";
+        out += "| strategy | measured (median round) | model | rounds off model |\n"
+               "|---|---|---|---|\n";
+        for (const auto& e : t.emulations)
+            out += fmt::format(
+                "| {} | {} | {} | {} |\n", cell(e.spec.label),
+                cell(prediction_text(e.measured)), cell(prediction_text(e.predicted)),
+                e.rounds_off_model > 0
+                    ? fmt::format("**{} of {}**", e.rounds_off_model, e.rounds.size())
+                    : fmt::format("0 of {}", e.rounds.size()));
+    }
+}
+
+void fixes_section(std::string& out, const TargetReport& t) {
+    if (!t.diagnosis.fixes.empty()) {
+        out += "\n**Fix**\n\n";
+        for (const auto& f : t.diagnosis.fixes)
+            out += fmt::format("- {}\n", escape_markdown(f));
+    }
+}
+
+} // namespace
+
+std::string render_markdown(const Report& r) {
+    std::string out = "## loopcheck report\n\n";
+    header(out, r);
     for (const auto& t : r.targets) {
         out +=
             fmt::format("\n### {}\n\n", markdown_code(t.target.input, MarkdownPlace::inline_text));
-        if (t.resolve_error) {
-            out += fmt::format("{}\n", escape_markdown(t.resolve_error->message));
-        } else {
-            out +=
-                fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
-                            t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
-                            t.addresses.size());
-            if (t.resolution) {
-                for (const auto& l : t.resolution->hosts_lines)
-                    out +=
-                        fmt::format("- {} line {}: {}\n",
-                                    markdown_code(r.system.hosts_file, MarkdownPlace::inline_text),
-                                    l.number, l.text.markdown(MarkdownPlace::inline_text));
-                if (!t.resolution->note.empty())
-                    out += fmt::format("- {}\n", escape_markdown(t.resolution->note));
-                out += "\n";
-            }
-            address_table(out, t, r.count);
-            for (const auto& a : t.curl_localhost)
-                out += fmt::format("\nAlso probed for curl, which answers `{}` itself: `{}` {} "
-                                   "{} (not in the resolver's answer; used by the curl rows "
-                                   "only).\n",
-                                   cell(t.target.host), endpoint_string(a.address),
-                                   outcome_name(a.summary.outcome),
-                                   latency(a.summary.latency, r.count));
-            listener_table(out, t);
-            for (const auto& a : t.addresses) {
-                if (!a.summary.fast_option_refused)
-                    continue;
-                const auto& why = a.summary.fast_option_error;
-                out += fmt::format("\nSIO_TCP_INITIAL_RTO (no SYN retries) was refused by the "
-                                   "OS{}: only default probes ran.\n",
-                                   why.empty() ? "" : fmt::format(" (`{}`)", why));
-                break;
-            }
-        }
-        if (!t.diagnosis.findings.empty()) {
-            out += "\n**Findings**\n\n";
-            for (const auto& f : t.diagnosis.findings)
-                out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f.severity), f.id,
-                                   f.cause.empty() ? "" : fmt::format(" ({})", f.cause),
-                                   escape_markdown(f.message));
-        }
-        if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows &&
-            !t.diagnosis.clients.empty()) {
-            const auto& p = t.diagnosis.clients.front().prediction;
-            out += fmt::format("\nEvery client model {}.\n",
-                               p.connected
-                                   ? fmt::format("connects in about {} via `{}`",
-                                                 format_duration(p.time), endpoint_string(*p.via))
-                                   : fmt::format("fails after about {}", format_duration(p.time)));
-        } else if (!t.diagnosis.clients.empty()) {
-            out += "\n**What each client pays to connect** (modelled from the times above)\n\n";
-            const auto& clients = t.diagnosis.clients;
-            const bool windows = std::any_of(clients.begin(), clients.end(),
-                                             [](const auto& c) { return c.windows.has_value(); });
-            out += windows ? "| client | connect algorithm | time to connect | via | on Windows "
-                             "|\n|---|---|---|---|---|\n"
-                           : "| client | connect algorithm | time to connect | via |\n"
-                             "|---|---|---|---|\n";
-            for (const auto& c : clients) {
-                const auto& p = c.prediction;
-                out += fmt::format("| {} | {} | {}{} | {} |", cell(c.client), cell(c.algorithm),
-                                   p.lower_bound ? ">= " : "",
-                                   p.connected
-                                       ? format_duration(p.time)
-                                       : fmt::format("fails after {}", format_duration(p.time)),
-                                   p.via ? fmt::format("`{}`", endpoint_string(*p.via)) : "-");
-                if (windows)
-                    out +=
-                        fmt::format(" {} |", c.windows ? cell(prediction_text(*c.windows)) : "-");
-                out += "\n";
-            }
-        }
-        if (!t.emulations.empty()) {
-            out += "\n**Emulated clients** (`--emulate`, measured here beside the model)\n\n";
-            out += "| strategy | measured (median round) | model | rounds off model |\n"
-                   "|---|---|---|---|\n";
-            for (const auto& e : t.emulations)
-                out += fmt::format(
-                    "| {} | {} | {} | {} |\n", cell(e.spec.label),
-                    cell(prediction_text(e.measured)), cell(prediction_text(e.predicted)),
-                    e.rounds_off_model > 0
-                        ? fmt::format("**{} of {}**", e.rounds_off_model, e.rounds.size())
-                        : fmt::format("0 of {}", e.rounds.size()));
-        }
-        if (!t.diagnosis.fixes.empty()) {
-            out += "\n**Fix**\n\n";
-            for (const auto& f : t.diagnosis.fixes)
-                out += fmt::format("- {}\n", escape_markdown(f));
-        }
+        addresses_section(out, t, r);
+        findings_section(out, t);
+        clients_section(out, t);
+        emulations_section(out, t);
+        fixes_section(out, t);
     }
     out += "\n";
     raw_samples(out, r);
