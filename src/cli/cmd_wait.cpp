@@ -35,6 +35,8 @@ constexpr Micros unanswered_limit{1'000'000};
 /// whether they accept too (a dual-stack server binding one family a
 /// moment after the other) before they are reported as not accepting.
 constexpr Micros confirm_window{100'000};
+/// A confirming connect unanswered this long is taken as lost at once.
+constexpr Micros stale_connect{10'000};
 /// The longest single wait on the connect set: Ctrl-C and the live line
 /// are looked at this often.
 constexpr Micros max_sleep{100'000};
@@ -223,6 +225,10 @@ public:
             if (!pollers_[i].in_flight)
                 start(i);
         }
+        // A connect already unanswered for a while is no race with a
+        // listener coming up (that refuses or accepts in microseconds): a
+        // lost SYN or RST. Waiting for it would delay the exit for nothing.
+        expire_some(now(), stale_connect);
         if (confirming_.empty())
             return;
         const Micros until = now() + confirm_window;
@@ -230,8 +236,12 @@ public:
             for (auto& c : set_.wait(until - now()))
                 finish(c);
         }
-        expire(now(), Micros{0}, false);
+        expire_some(now(), Micros{0});
     }
+
+    /// Every connect still in flight ends as "no answer after" (a wait
+    /// that ran out reports what each address was doing).
+    void end_pending() { expire(now(), Micros{0}, false); }
 
 private:
     bool all_done() const {
@@ -281,25 +291,35 @@ private:
         p.next = t + r_.interval;
     }
 
+    /// Gives up the confirming connects unanswered for `after`, as "no
+    /// answer after".
+    void expire_some(Micros t, Micros after) {
+        for (const std::size_t i : confirming_)
+            expire_one(pollers_[i], t, after, false);
+    }
+
     /// Gives up connects unanswered for `after`: as a timeout poll when
     /// `record` (and starts the next at once), else as "no answer after".
     void expire(Micros t, Micros after, bool record) {
-        for (auto& p : pollers_) {
-            if (!p.in_flight)
-                continue;
-            const Micros waited = platform::monotonic_now() - set_.started_at(*p.in_flight);
-            if (waited < after)
-                continue;
-            set_.abandon(*p.in_flight);
-            by_id_.erase(*p.in_flight);
-            p.in_flight.reset();
-            auto& a = r_.targets[p.target].addresses[p.address];
-            if (record) {
-                record_poll(a, r_.goal, Outcome::timeout, t);
-                p.next = t;
-            } else if (!a.reached && !a.first_accept) {
-                a.unanswered_for = waited;
-            }
+        for (auto& p : pollers_)
+            expire_one(p, t, after, record);
+    }
+
+    void expire_one(Poller& p, Micros t, Micros after, bool record) {
+        if (!p.in_flight)
+            return;
+        const Micros waited = platform::monotonic_now() - set_.started_at(*p.in_flight);
+        if (waited < after)
+            return;
+        set_.abandon(*p.in_flight);
+        by_id_.erase(*p.in_flight);
+        p.in_flight.reset();
+        auto& a = r_.targets[p.target].addresses[p.address];
+        if (record) {
+            record_poll(a, r_.goal, Outcome::timeout, t);
+            p.next = t;
+        } else if (!a.reached && !a.first_accept) {
+            a.unanswered_for = waited;
         }
     }
 
@@ -370,6 +390,7 @@ int run_wait(const WaitArgs& a) {
                       r.targets.size());
         wait.run(status);
         wait.confirm_order();
+        wait.end_pending();
         if (r.timed_out)
             attach_listeners(r);
     }
