@@ -75,6 +75,7 @@ std::string render_wait_text(const WaitReport& r) {
 std::string render_wait_json(const WaitReport& r) {
     JsonWriter w;
     w.begin_object();
+    w.key("schema").value("loopcheck-wait/1");
     w.key("loopcheck_version").value(r.loopcheck_version);
     w.key("command").value("wait");
     w.key("command_line").value(r.command_line);
