@@ -13,6 +13,10 @@
 #include <thread>
 #include <vector>
 
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
+
 using namespace loopcheck;
 using namespace loopcheck::test;
 using namespace std::chrono_literals;
@@ -242,5 +246,30 @@ TEST_CASE("wait: Ctrl-C exits 130 with the report so far", "[wait][cli]") {
         out += *line + "\n";
     CHECK(contains(out, "\"interrupted\": true"));
     CHECK(contains(out, "\"outcome\": \"refused\""));
+}
+#endif
+
+#ifndef _WIN32
+namespace {
+double children_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+} // namespace
+
+TEST_CASE("wait: the pause between polls is a sleep, not a busy loop", "[wait][cli]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const double before = children_cpu_seconds();
+    auto r = run_loopcheck({"wait", "--for", "1s", ep("127.0.0.1", port_of(*closed))});
+    const double used = children_cpu_seconds() - before;
+    INFO("CPU " << used << " s for a 1 s wait\n" << r.out << r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    // About 40 polls a second cost well under 0.1 s of CPU; a busy loop
+    // costs most of the second.
+    CHECK(used < 0.25);
 }
 #endif

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <spdlog/spdlog.h>
+#include <thread>
 
 namespace loopcheck {
 
@@ -196,7 +197,7 @@ public:
                 break;
             }
             start_due(t);
-            for (auto& c : set_.wait(std::max(Micros{0}, next_wake(t) - t) + Micros{1}))
+            for (auto& c : sleep_or_wait(std::max(Micros{0}, next_wake(t) - t) + Micros{1}))
                 finish(c);
             expire(now(), unanswered_limit, true);
             mark_done();
@@ -233,7 +234,7 @@ public:
             return;
         const Micros until = now() + confirm_window;
         while (now() < until && any_confirming_in_flight() && !stop_requested()) {
-            for (auto& c : set_.wait(until - now()))
+            for (auto& c : sleep_or_wait(until - now()))
                 finish(c);
         }
         expire_some(now(), Micros{0});
@@ -252,6 +253,17 @@ private:
     bool wants_poll(const Poller& p) const {
         const auto& tr = r_.targets[p.target];
         return !tr.done_at && !tr.addresses[p.address].reached;
+    }
+
+    /// Waits on the connects in flight; with none, sleeps (the connect
+    /// set returns at once when it has nothing to wait on, which would
+    /// turn the pause between polls into a busy loop).
+    std::vector<platform::ConnectSet::Completion> sleep_or_wait(Micros d) {
+        if (set_.pending() == 0) {
+            std::this_thread::sleep_for(d);
+            return {};
+        }
+        return set_.wait(d);
     }
 
     void start(std::size_t i) {
