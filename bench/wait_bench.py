@@ -14,6 +14,7 @@ counted as waiting.
 usage: wait_bench.py HOST RUNS NAME=COMMAND...   (COMMAND with {host} {port})
 """
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -24,6 +25,7 @@ import time
 TICK = os.sysconf("SC_CLK_TCK")
 SETTLE_S = 1.0   # start-up, not counted
 WINDOW_S = 3.0   # CPU measured over this while the waiter waits
+PHASE_S = 1.0    # listen() this much later at most, uniformly
 LIMIT_S = 20.0   # a waiter that has not exited by then failed this run
 
 
@@ -50,6 +52,11 @@ def one_run(host: str, command: str) -> tuple[float, float]:
     c1 = cpu_ticks(proc.pid)
     if proc.poll() is not None:
         raise RuntimeError(f"{command} exited {proc.returncode} before the server listened")
+    # listen() at a random phase of the waiter's poll cycle: at a fixed
+    # offset from its start, a loop polling every second would meet the
+    # listener at the same point of its cycle every run (measured: a
+    # constant 0.1 s for the nc loop), not on average half an interval late.
+    time.sleep(random.uniform(0.0, PHASE_S))
     # A blocking wait: Popen.wait(timeout=...) polls with sleeps of up to
     # 50 ms, which would add to every latency. A timer kills a waiter that
     # never ends.
