@@ -7,10 +7,10 @@
 # (docs/performance.md, "wait").
 #
 # Two set-ups: 127.0.0.1 (every waiter polls that literal), and, as root,
-# localhost in the ::1-first lab (tests/netns/lab.sh --hosts-v6-first, the
-# first RST of each connect to ::1 dropped so a refusal takes ~1 s, as a
-# refused loopback connect takes ~2 s on Windows) with the server on
-# 127.0.0.1 only.
+# localhost in the ::1-first lab (tests/netns/lab.sh --hosts-v6-first) with
+# the server on 127.0.0.1 only. lab.sh's --drop-rst 8001:1 drops the first
+# RST from the port in the whole namespace, not per connect: only the run's
+# first refusal is slowed (docs/performance.md says so beside the numbers).
 #
 # usage: bench/wait.sh [LOOPCHECK] [RUNS]   (default build/release/loopcheck, 5)
 # needs: python3, node and npm (and network to the npm registry), nc, bash
