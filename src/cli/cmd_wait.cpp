@@ -240,9 +240,15 @@ public:
         expire_some(now(), Micros{0});
     }
 
-    /// Every connect still in flight ends as "no answer after" (a wait
-    /// that ran out reports what each address was doing).
-    void end_pending() { expire(now(), Micros{0}, false); }
+    /// Every connect of an unfinished target still in flight ends as "no
+    /// answer after" (a wait that ran out reports what each address was
+    /// doing); a finished target's are closed with the set, unreported.
+    void end_pending() {
+        const Micros t = now();
+        for (auto& p : pollers_)
+            if (!r_.targets[p.target].done_at)
+                expire_one(p, t, Micros{0}, false);
+    }
 
 private:
     bool all_done() const {
