@@ -131,8 +131,7 @@ TEST_CASE("wait: a listener that appears after a delay ends the wait", "[wait][c
     }
 }
 
-TEST_CASE("wait: a listener on the other family runs out the wait and is named",
-          "[wait][cli]") {
+TEST_CASE("wait: a listener on the other family runs out the wait and is named", "[wait][cli]") {
     Net net;
     auto l6 = listener(ipv6_loopback());
     const auto port = port_of(l6);
@@ -233,8 +232,8 @@ TEST_CASE("wait: Ctrl-C exits 130 with the report so far", "[wait][cli]") {
     Net net;
     auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
     REQUIRE(closed.ok());
-    auto child = Child::start({LOOPCHECK_EXE, "wait", "--json", "--for", "30s",
-                               ep("127.0.0.1", port_of(*closed))});
+    auto child = Child::start(
+        {LOOPCHECK_EXE, "wait", "--json", "--for", "30s", ep("127.0.0.1", port_of(*closed))});
     REQUIRE(child);
     std::this_thread::sleep_for(300ms);
     child->signal(SIGINT);

@@ -120,8 +120,7 @@ void resolve(WaitReport& r) {
         auto it = answers.find(t.target.host);
         if (it == answers.end())
             it = answers
-                     .emplace(t.target.host,
-                              platform::resolve(t.target.host, 0, FamilyFilter::any))
+                     .emplace(t.target.host, platform::resolve(t.target.host, 0, FamilyFilter::any))
                      .first;
         if (!it->second) {
             t.resolve_error = it->second.error();
@@ -174,7 +173,9 @@ public:
                 // that a refused poll costs microseconds, not ~2 s.
                 const bool fast = pair_probe(facts.os, facts.windows_build, addr);
                 pollers_.push_back(
-                    {t, a, {addr, fast ? SynPolicy::no_retries : SynPolicy::system_default, 0},
+                    {t,
+                     a,
+                     {addr, fast ? SynPolicy::no_retries : SynPolicy::system_default, 0},
                      std::nullopt,
                      Micros{0}});
             }
@@ -413,9 +414,9 @@ int run_wait(const WaitArgs& a) {
             attach_listeners(r);
     }
     conclude_wait(r);
-    write_report(common->format, {[&] { return render_wait_text(r); },
-                                  [&] { return render_wait_json(r); },
-                                  [&] { return render_wait_markdown(r); }});
+    write_report(common->format,
+                 {[&] { return render_wait_text(r); }, [&] { return render_wait_json(r); },
+                  [&] { return render_wait_markdown(r); }});
     return r.exit_code;
 }
 
@@ -454,9 +455,9 @@ Examples:
                   "exit 1 when an address before the accepting one in resolver order does not "
                   "accept (in-order clients pay for it)");
     sub->add_flag("--down", args->down, "wait until no address of any target accepts");
-    add_common_options(*sub, args->common,
-                       {.timeout = false, .threshold = false, .format = true, .color = false,
-                        .quiet = true});
+    add_common_options(
+        *sub, args->common,
+        {.timeout = false, .threshold = false, .format = true, .color = false, .quiet = true});
     return {sub, [args] { return run_wait(*args); }};
 }
 

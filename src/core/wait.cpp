@@ -56,9 +56,9 @@ std::string why_not_up(const WaitTarget& t, Micros limit) {
                 if (serving(*t.listeners, a->address) == nullptr)
                     unreached.push_back(a);
             if (!unreached.empty())
-                text += fmt::format(": {}, which {} {} not reach", describe_listening(*t.listeners),
-                                    joined_endpoints(unreached),
-                                    unreached.size() == 1 ? "does" : "do");
+                text +=
+                    fmt::format(": {}, which {} {} not reach", describe_listening(*t.listeners),
+                                joined_endpoints(unreached), unreached.size() == 1 ? "does" : "do");
             else if (all_silent)
                 text += fmt::format(": {}, but no connect was answered: its accept queue may be "
                                     "full, or a firewall drops the SYNs",
@@ -152,9 +152,10 @@ void conclude_wait(WaitReport& r) {
     for (const auto& t : r.targets) {
         const std::string& name = t.target.input;
         if (t.resolve_error) {
-            r.findings.push_back({name, WaitSeverity::error,
-                                  fmt::format("the name did not resolve: {}; nothing was waited for",
-                                              t.resolve_error->message)});
+            r.findings.push_back(
+                {name, WaitSeverity::error,
+                 fmt::format("the name did not resolve: {}; nothing was waited for",
+                             t.resolve_error->message)});
             code = exit_code::combine(code, exit_code::unresolved);
             continue;
         }
@@ -184,9 +185,9 @@ void conclude_wait(WaitReport& r) {
         }
         if (!r.timed_out)
             continue; // interrupted: no verdict on what was cut short
-        r.findings.push_back({name, WaitSeverity::error,
-                              r.goal == WaitGoal::down ? why_not_down(t, r.limit)
-                                                       : why_not_up(t, r.limit)});
+        r.findings.push_back(
+            {name, WaitSeverity::error,
+             r.goal == WaitGoal::down ? why_not_down(t, r.limit) : why_not_up(t, r.limit)});
         code = exit_code::combine(code, exit_code::server_down);
     }
     r.exit_code = r.interrupted ? exit_code::interrupted : code;
@@ -208,10 +209,9 @@ std::string wait_status_line(const WaitReport& r, Micros elapsed) {
                            seconds);
     std::vector<std::string> states;
     for (const auto& a : first->addresses)
-        states.push_back(fmt::format("{} {}", ip_string(a.address),
-                                     a.timeline.empty() && !a.unanswered_for
-                                         ? std::string("pending")
-                                         : last_state(a)));
+        states.push_back(fmt::format(
+            "{} {}", ip_string(a.address),
+            a.timeline.empty() && !a.unanswered_for ? std::string("pending") : last_state(a)));
     std::string line = fmt::format("waiting for {}{}: {} - {:.1f} s", first->target.input,
                                    r.goal == WaitGoal::down ? " to go down" : "",
                                    fmt::join(states, ", "), seconds);

@@ -170,8 +170,8 @@ std::string render_wait_json(const WaitReport& r) {
 
 std::string render_wait_markdown(const WaitReport& r) {
     std::string out = "## loopcheck wait\n\n";
-    out += fmt::format("`{}` (loopcheck {}): {}; exit {}\n\n", r.command_line,
-                       r.loopcheck_version, ending(r), r.exit_code);
+    out += fmt::format("`{}` (loopcheck {}): {}; exit {}\n\n", r.command_line, r.loopcheck_version,
+                       ending(r), r.exit_code);
     for (const auto& t : r.targets) {
         out += fmt::format("### {}: {}\n\n", t.target.input, target_headline(r, t));
         if (t.addresses.empty())

@@ -10,10 +10,16 @@ using namespace loopcheck;
 
 namespace {
 
-Micros ms(int n) { return Micros{n * 1000}; }
+Micros ms(int n) {
+    return Micros{n * 1000};
+}
 
-Address v4(std::uint16_t port) { return make_ipv4(127, 0, 0, 1, port); }
-Address v6(std::uint16_t port) { return ipv6_loopback(port); }
+Address v4(std::uint16_t port) {
+    return make_ipv4(127, 0, 0, 1, port);
+}
+Address v6(std::uint16_t port) {
+    return ipv6_loopback(port);
+}
 
 /// localhost:PORT resolving to ::1 then 127.0.0.1.
 WaitTarget localhost(std::uint16_t port) {
@@ -82,7 +88,8 @@ TEST_CASE("wait: any address, every address, or none", "[wait]") {
 }
 
 TEST_CASE("wait: ::1 first refusing while 127.0.0.1 accepts is a warning, an error with "
-          "--strict", "[wait]") {
+          "--strict",
+          "[wait]") {
     auto t = localhost(8000);
     record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
     record_poll(t.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(1));

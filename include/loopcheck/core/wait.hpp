@@ -38,7 +38,7 @@ struct WaitAddress {
     Address address;
     std::vector<WaitRun> timeline;      ///< every poll, run-length encoded
     std::optional<Micros> first_accept; ///< when a poll first ended accepted
-    bool reached = false; ///< this address did what the goal asks of it
+    bool reached = false;               ///< this address did what the goal asks of it
     /// Set when the wait ended while this address's connect was still
     /// unanswered: how long it had waited.
     std::optional<Micros> unanswered_for;
@@ -68,8 +68,8 @@ struct WaitReport {
     std::string command_line;
     WaitGoal goal = WaitGoal::any_address;
     bool strict = false;
-    Micros limit{30'000'000};   ///< --for
-    Micros interval{25'000};    ///< --interval
+    Micros limit{30'000'000}; ///< --for
+    Micros interval{25'000};  ///< --interval
     std::vector<WaitTarget> targets;
     Micros waited{0};
     bool timed_out = false;
