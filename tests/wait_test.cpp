@@ -171,7 +171,8 @@ TEST_CASE("wait: nothing listening and a short --for exits 3 on time", "[wait][c
 
 TEST_CASE("wait --down: ends when the listener closes", "[wait][cli]") {
     Net net;
-    auto l = listener(make_ipv4(127, 0, 0, 1));
+    // A deep queue: nothing accepts the polls, and a full queue drops SYNs.
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 1024);
     const auto port = port_of(l);
     std::thread closer([&l] {
         std::this_thread::sleep_for(startup_margin);

@@ -454,7 +454,8 @@ Examples:
     sub->add_flag("--strict", args->strict,
                   "exit 1 when an address before the accepting one in resolver order does not "
                   "accept (in-order clients pay for it)");
-    sub->add_flag("--down", args->down, "wait until no address of any target accepts");
+    sub->add_flag("--down", args->down,
+                  "wait until every address of each target refuses (the port is free)");
     add_common_options(
         *sub, args->common,
         {.timeout = false, .threshold = false, .format = true, .color = false, .quiet = true});

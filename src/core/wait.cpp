@@ -13,7 +13,10 @@ namespace loopcheck {
 namespace {
 
 bool wanted(WaitGoal goal, Outcome o) noexcept {
-    return goal == WaitGoal::down ? o != Outcome::accepted : o == Outcome::accepted;
+    // --down needs a definite "nothing here": a connect nobody answers may
+    // be a server whose accept queue is full, which still holds the port.
+    return goal == WaitGoal::down ? (o == Outcome::refused || o == Outcome::unreachable)
+                                  : o == Outcome::accepted;
 }
 
 /// "refused", "no answer after 100 ms", "not polled yet".

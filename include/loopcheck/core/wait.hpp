@@ -80,7 +80,8 @@ struct WaitReport {
 
 /// Appends one finished poll of an address at `at` (since the wait began)
 /// to its timeline and marks it reached when the outcome is what `goal`
-/// wants (accepted, or for --down anything but accepted).
+/// wants (accepted; for --down refused or unreachable, not a timeout,
+/// which a full accept queue gives too).
 void record_poll(WaitAddress& a, WaitGoal goal, Outcome outcome, Micros at);
 
 /// Whether the goal is met for a target: any address reached (the
