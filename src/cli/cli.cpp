@@ -145,6 +145,7 @@ int run_cli(int argc, char** argv) {
     commands.push_back(add_audit_command(app));
     commands.push_back(add_listen_command(app));
     commands.push_back(staircase_command(app));
+    commands.push_back(add_wait_command(app));
 
     try {
         app.parse(argc, argv);

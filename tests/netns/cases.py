@@ -274,7 +274,54 @@ def case_concurrency(c: Checks, lc: str, port_a: int, port_b: int) -> None:
              f"(in series: >= {sum(lat):.2f} s)", run.wall_s)
 
 
+def late_wait(lc: str, port: int, *flags: str) -> tuple[Run, float]:
+    """Starts `loopcheck wait localhost:PORT` with nothing listening, opens
+    an IPv4-only listener 0.5 s later, and returns the run and the time from
+    listen() to the waiter's exit."""
+    argv = [lc, "wait", "--json", "--for", "10s", *flags, f"localhost:{port}"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    Listener("127.0.0.1", port)
+    listened = time.monotonic()
+    out, err = proc.communicate(timeout=RUN_LIMIT_S)
+    detect = time.monotonic() - listened
+    run = Run.__new__(Run)
+    run.code, run.out, run.err, run.wall_s = proc.returncode, out, err, detect
+    print(f"$ {' '.join(argv)}  -> exit {run.code}, {detect * 1000:.1f} ms after listen()")
+    if err.strip():
+        print(err.rstrip())
+    return run, detect
+
+
+def case_wait(c: Checks, lc: str, port: int, strict_port: int) -> None:
+    """loopcheck wait with localhost ::1 first, ::1 refusing only after a
+    lost RST (~1 s) and the server on 127.0.0.1 only: the wait ends as soon
+    as 127.0.0.1 accepts, without waiting for ::1's refusal, and says what
+    in-order clients pay; --strict makes that exit 1."""
+    run, detect = late_wait(lc, port)
+    c.expect(run.code == 0, "exit 0 (up)", run.code)
+    c.expect(detect < 0.5, f"detected {detect * 1000:.0f} ms after listen(), before ::1's "
+             "~1 s refusal", detect)
+    report = run.json()
+    t = report["targets"][0]
+    c.expect([a["address"] for a in t["addresses"]] == ["::1", "127.0.0.1"],
+             "resolver order ::1, 127.0.0.1", [a["address"] for a in t["addresses"]])
+    c.expect(t["winner"] == "127.0.0.1", "winner 127.0.0.1", t["winner"])
+    texts = [f["text"] for f in report["findings"]]
+    c.expect(any("comes first in resolver order" in x and "Python, .NET" in x for x in texts),
+             "the order warning names in-order clients", texts)
+    c.expect(all(f["severity"] == "warning" for f in report["findings"]), "only warnings",
+             report["findings"])
+
+    strict, detect = late_wait(lc, strict_port, "--strict")
+    c.expect(strict.code == 1, "--strict: exit 1", strict.code)
+    c.expect(detect < 0.5, f"--strict: detected {detect * 1000:.0f} ms after listen()", detect)
+    c.expect(any(f["severity"] == "error" for f in strict.json()["findings"]),
+             "--strict: the order finding is an error", strict.json()["findings"])
+
+
 CASES = {
+    "wait": case_wait,
     "acceptance": case_acceptance,
     "k2": case_k2,
     "silence": case_silence,

@@ -21,5 +21,7 @@ Command add_audit_command(CLI::App& app);
 Command add_listen_command(CLI::App& app);
 /// `loopcheck staircase [TARGET]` (src/cli/cmd_staircase.cpp).
 Command staircase_command(CLI::App& app);
+/// `loopcheck wait TARGET...` (src/cli/cmd_wait.cpp).
+Command add_wait_command(CLI::App& app);
 
 } // namespace loopcheck

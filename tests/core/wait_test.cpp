@@ -1,0 +1,218 @@
+// `loopcheck wait`'s decisions over constructed polls: when the wait is
+// over, who won, the order finding, and why a wait ran out.
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/wait.hpp"
+#include "support/catch.hpp"
+
+#include <string>
+
+using namespace loopcheck;
+
+namespace {
+
+Micros ms(int n) {
+    return Micros{n * 1000};
+}
+
+Address v4(std::uint16_t port) {
+    return make_ipv4(127, 0, 0, 1, port);
+}
+Address v6(std::uint16_t port) {
+    return ipv6_loopback(port);
+}
+
+/// localhost:PORT resolving to ::1 then 127.0.0.1.
+WaitTarget localhost(std::uint16_t port) {
+    WaitTarget t;
+    t.target = *parse_target("localhost:" + std::to_string(port));
+    t.addresses.push_back({v6(port), {}, {}, false, {}});
+    t.addresses.push_back({v4(port), {}, {}, false, {}});
+    return t;
+}
+
+WaitReport report_of(WaitTarget t, WaitGoal goal = WaitGoal::any_address) {
+    WaitReport r;
+    r.goal = goal;
+    r.limit = ms(500);
+    r.targets.push_back(std::move(t));
+    return r;
+}
+
+bool has_text(const WaitReport& r, const std::string& needle) {
+    for (const auto& f : r.findings)
+        if (f.text.find(needle) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("wait: polls are run-length encoded and the first accept is kept", "[wait]") {
+    WaitAddress a{v4(80), {}, {}, false, {}};
+    record_poll(a, WaitGoal::any_address, Outcome::refused, ms(1));
+    record_poll(a, WaitGoal::any_address, Outcome::refused, ms(26));
+    record_poll(a, WaitGoal::any_address, Outcome::refused, ms(51));
+    CHECK_FALSE(a.reached);
+    record_poll(a, WaitGoal::any_address, Outcome::accepted, ms(76));
+    REQUIRE(a.timeline.size() == 2);
+    CHECK(a.timeline[0].polls == 3);
+    CHECK(a.timeline[0].from == ms(1));
+    CHECK(a.timeline[0].to == ms(51));
+    CHECK(a.timeline[1].outcome == Outcome::accepted);
+    CHECK(a.first_accept == ms(76));
+    CHECK(a.reached);
+}
+
+TEST_CASE("wait: any address, every address, or none", "[wait]") {
+    auto t = localhost(3000);
+    record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+    CHECK_FALSE(target_done(t, WaitGoal::any_address));
+    record_poll(t.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(2));
+    CHECK(target_done(t, WaitGoal::any_address));
+    CHECK_FALSE(target_done(t, WaitGoal::all_addresses));
+    record_poll(t.addresses[0], WaitGoal::all_addresses, Outcome::accepted, ms(3));
+    CHECK(target_done(t, WaitGoal::all_addresses));
+
+    auto d = localhost(3000);
+    record_poll(d.addresses[0], WaitGoal::down, Outcome::refused, ms(1));
+    record_poll(d.addresses[1], WaitGoal::down, Outcome::accepted, ms(1));
+    CHECK_FALSE(target_done(d, WaitGoal::down));
+    // No answer is no proof the port is free (a full accept queue).
+    record_poll(d.addresses[1], WaitGoal::down, Outcome::timeout, ms(1030));
+    CHECK_FALSE(target_done(d, WaitGoal::down));
+    record_poll(d.addresses[1], WaitGoal::down, Outcome::refused, ms(1060));
+    CHECK(target_done(d, WaitGoal::down));
+    CHECK(winning_address(d, WaitGoal::down) == nullptr);
+
+    WaitTarget unresolved = localhost(3000);
+    unresolved.resolve_error = Error{ErrorKind::resolve, "no such name"};
+    record_poll(unresolved.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(1));
+    CHECK_FALSE(target_done(unresolved, WaitGoal::any_address));
+}
+
+TEST_CASE("wait: ::1 first refusing while 127.0.0.1 accepts is a warning, an error with "
+          "--strict",
+          "[wait]") {
+    auto t = localhost(8000);
+    record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+    record_poll(t.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(1));
+    t.done_at = ms(1);
+    REQUIRE(winning_address(t, WaitGoal::any_address) == &t.addresses[1]);
+    REQUIRE(refusing_before_winner(t, WaitGoal::any_address).size() == 1);
+
+    auto r = report_of(t);
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::healthy);
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].severity == WaitSeverity::warning);
+    CHECK(has_text(r, "up on 127.0.0.1"));
+    CHECK(has_text(r, "[::1]:8000 comes first in resolver order (::1 refused)"));
+    CHECK(has_text(r, "Python, .NET"));
+    CHECK(has_text(r, "2 s per connection on Windows"));
+
+    r.strict = true;
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::slow);
+    CHECK(r.findings[0].severity == WaitSeverity::error);
+}
+
+TEST_CASE("wait: an earlier address that never answered counts too", "[wait]") {
+    auto t = localhost(8000);
+    t.addresses[0].unanswered_for = ms(100);
+    record_poll(t.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(1));
+    t.done_at = ms(1);
+    auto r = report_of(t);
+    r.strict = true;
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::slow);
+    CHECK(has_text(r, "::1 no answer after 100 ms"));
+}
+
+TEST_CASE("wait: no finding when the first address wins, or every one accepted", "[wait]") {
+    auto t = localhost(8000);
+    record_poll(t.addresses[0], WaitGoal::any_address, Outcome::accepted, ms(1));
+    t.done_at = ms(1);
+    auto r = report_of(t);
+    r.strict = true;
+    conclude_wait(r);
+    CHECK(r.findings.empty());
+    CHECK(r.exit_code == exit_code::healthy);
+}
+
+TEST_CASE("wait: a wait that ran out says why", "[wait]") {
+    SECTION("nothing listens") {
+        auto t = localhost(3000);
+        record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+        record_poll(t.addresses[1], WaitGoal::any_address, Outcome::refused, ms(1));
+        t.listeners = std::vector<Listener>{};
+        auto r = report_of(t);
+        r.timed_out = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::server_down);
+        CHECK(has_text(r, "nothing listens on port 3000"));
+        CHECK(has_text(r, "::1 refused, 127.0.0.1 refused"));
+    }
+    SECTION("it listens on the other family") {
+        WaitTarget t;
+        t.target = *parse_target("127.0.0.1:3000");
+        t.addresses.push_back({v4(3000), {}, {}, false, {}});
+        record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+        Listener node;
+        node.bound = v6(3000);
+        node.v6only = true;
+        node.pid = 77;
+        node.process = "node";
+        t.listeners = std::vector<Listener>{node};
+        auto r = report_of(t);
+        r.timed_out = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::server_down);
+        CHECK(has_text(r, "node (pid 77) listens on [::1]:3000"));
+        CHECK(has_text(r, "which 127.0.0.1:3000 does not reach"));
+    }
+    SECTION("no answer at all") {
+        auto t = localhost(3000);
+        record_poll(t.addresses[0], WaitGoal::any_address, Outcome::timeout, ms(1000));
+        record_poll(t.addresses[1], WaitGoal::any_address, Outcome::timeout, ms(1000));
+        auto r = report_of(t);
+        r.timed_out = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::server_down);
+        CHECK(has_text(r, "accept queue"));
+    }
+    SECTION("--down: still accepting") {
+        auto t = localhost(3000);
+        record_poll(t.addresses[1], WaitGoal::down, Outcome::accepted, ms(1));
+        auto r = report_of(t, WaitGoal::down);
+        r.timed_out = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::server_down);
+        CHECK(has_text(r, "still accepting after 500 ms: [::1]:3000, 127.0.0.1:3000"));
+    }
+    SECTION("a name that did not resolve") {
+        auto t = localhost(3000);
+        t.addresses.clear();
+        t.resolve_error = Error{ErrorKind::resolve, "cannot resolve 'x'"};
+        auto r = report_of(t);
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::unresolved);
+        CHECK(has_text(r, "did not resolve"));
+    }
+    SECTION("interrupted: 130 and no verdict") {
+        auto t = localhost(3000);
+        auto r = report_of(t);
+        r.interrupted = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::interrupted);
+        CHECK(r.findings.empty());
+    }
+}
+
+TEST_CASE("wait: the live line names each address's state", "[wait]") {
+    auto t = localhost(8000);
+    record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+    record_poll(t.addresses[1], WaitGoal::any_address, Outcome::refused, ms(1));
+    auto r = report_of(t);
+    CHECK(wait_status_line(r, ms(3200)) ==
+          "waiting for localhost:8000: ::1 refused, 127.0.0.1 refused - 3.2 s");
+}

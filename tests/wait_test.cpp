@@ -1,0 +1,284 @@
+// `loopcheck wait` end to end: the real binary against listeners this test
+// opens after a delay, on one family, the other, or both.
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "support/catch.hpp"
+#include "support/child.hpp"
+#include "support/helpers.hpp"
+#include "support/process.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
+
+using namespace loopcheck;
+using namespace loopcheck::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Reserves a port on each address in `binds` (the same port on all, so a
+/// name's addresses share it), closed until open() makes them listen.
+class LateListeners {
+public:
+    explicit LateListeners(std::vector<Address> binds) : binds_(std::move(binds)) {
+        for (int attempt = 0; attempt < 20 && held_.empty(); ++attempt) {
+            auto first = platform::bind_closed(binds_[0]);
+            REQUIRE(first.ok());
+            port_ = port_of(*first);
+            held_.push_back(std::move(*first));
+            for (std::size_t i = 1; i < binds_.size(); ++i) {
+                Address a = binds_[i];
+                a.port = port_;
+                auto s = platform::bind_closed(a);
+                if (!s) { // taken on this family: try another port
+                    held_.clear();
+                    break;
+                }
+                held_.push_back(std::move(*s));
+            }
+        }
+        REQUIRE_FALSE(held_.empty());
+    }
+    ~LateListeners() {
+        if (opener_.joinable())
+            opener_.join();
+    }
+    LateListeners(const LateListeners&) = delete;
+    LateListeners& operator=(const LateListeners&) = delete;
+
+    [[nodiscard]] std::uint16_t port() const { return port_; }
+
+    /// After `delay`, swaps each reservation for a listener on its port.
+    void open_after(std::chrono::milliseconds delay) {
+        opener_ = std::thread([this, delay] {
+            std::this_thread::sleep_for(delay);
+            for (std::size_t i = 0; i < binds_.size(); ++i) {
+                Address a = binds_[i];
+                a.port = port_;
+                held_[i] = platform::Socket{};
+                auto s = platform::open_listener({a, true, 16});
+                if (s)
+                    listening_.push_back(std::move(*s));
+            }
+        });
+    }
+
+    [[nodiscard]] std::size_t listening() {
+        if (opener_.joinable())
+            opener_.join();
+        return listening_.size();
+    }
+
+private:
+    std::vector<Address> binds_;
+    std::vector<platform::Socket> held_;
+    std::vector<platform::Socket> listening_;
+    std::uint16_t port_ = 0;
+    std::thread opener_;
+};
+
+/// How long the binary surely takes to start and poll once: the listener
+/// changes after that, so the first polls see the state before. Under Wine
+/// a start alone takes a second or more.
+#ifdef _WIN32
+constexpr auto startup_margin = 3000ms;
+#else
+constexpr auto startup_margin = 300ms;
+#endif
+
+const Address any_v4 = make_ipv4(127, 0, 0, 1);
+const Address any_v6 = ipv6_loopback();
+
+std::string ep(const char* host, std::uint16_t port) {
+    return std::string(host) + ":" + std::to_string(port);
+}
+
+} // namespace
+
+TEST_CASE("wait: a listener that appears after a delay ends the wait", "[wait][cli]") {
+    Net net;
+    SECTION("IPv4 only") {
+        LateListeners late({any_v4});
+        late.open_after(startup_margin);
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = run_loopcheck({"wait", "--for", "10s", "--json", ep("127.0.0.1", late.port())});
+        const auto took = std::chrono::steady_clock::now() - t0;
+        INFO(r.out << r.err);
+        CHECK(late.listening() == 1);
+        CHECK(r.exit_code == exit_code::healthy);
+        CHECK(contains(r.out, "\"winner\": \"127.0.0.1\""));
+        CHECK(contains(r.out, "\"outcome\": \"refused\"")); // it was polled before
+        CHECK(took >= startup_margin);
+        CHECK(took < startup_margin + 5s);
+    }
+    SECTION("IPv6 only") {
+        LateListeners late({any_v6});
+        late.open_after(startup_margin);
+        auto r = run_loopcheck({"wait", "--for", "10s", "--json", ep("[::1]", late.port())});
+        INFO(r.out << r.err);
+        CHECK(late.listening() == 1);
+        CHECK(r.exit_code == exit_code::healthy);
+        CHECK(contains(r.out, "\"winner\": \"::1\""));
+    }
+    SECTION("dual-stack, every address") {
+        LateListeners late({any_v4, any_v6});
+        late.open_after(startup_margin);
+        auto r = run_loopcheck({"wait", "--for", "10s", "--all-addresses", "--strict",
+                                ep("127.0.0.1", late.port()), ep("[::1]", late.port())});
+        INFO(r.out << r.err);
+        CHECK(late.listening() == 2);
+        CHECK(r.exit_code == exit_code::healthy);
+        CHECK(contains(r.out, "up on 127.0.0.1 after"));
+        CHECK(contains(r.out, "up on ::1 after"));
+    }
+}
+
+TEST_CASE("wait: a listener on the other family runs out the wait and is named", "[wait][cli]") {
+    Net net;
+    auto l6 = listener(ipv6_loopback());
+    const auto port = port_of(l6);
+    auto r = run_loopcheck({"wait", "--for", "400ms", ep("127.0.0.1", port)});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    CHECK(contains(r.out, "not up after 400 ms"));
+    // The owner is this test process where the table shows it.
+    CHECK(contains(r.out, "listens on [::1]:" + std::to_string(port)));
+    CHECK(contains(r.out, "which 127.0.0.1:" + std::to_string(port) + " does not reach"));
+}
+
+TEST_CASE("wait: nothing listening and a short --for exits 3 on time", "[wait][cli]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const auto port = port_of(*closed);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = run_loopcheck({"wait", "--for", "300ms", "--json", ep("127.0.0.1", port)});
+    const auto took = std::chrono::steady_clock::now() - t0;
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    CHECK(took >= 300ms);
+    CHECK(took < 3s);
+    CHECK(contains(r.out, "\"timed_out\": true"));
+    CHECK(contains(r.out, "nothing listens on port " + std::to_string(port)));
+}
+
+TEST_CASE("wait --down: ends when the listener closes", "[wait][cli]") {
+    Net net;
+    // A deep queue: nothing accepts the polls, and a full queue drops SYNs.
+    auto l = listener(make_ipv4(127, 0, 0, 1), true, 1024);
+    const auto port = port_of(l);
+    std::thread closer([&l] {
+        std::this_thread::sleep_for(startup_margin);
+        l = platform::Socket{};
+    });
+    auto r = run_loopcheck({"wait", "--down", "--for", "10s", "--json", ep("127.0.0.1", port)});
+    closer.join();
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(contains(r.out, "\"goal\": \"down\""));
+    CHECK(contains(r.out, "\"outcome\": \"accepted\"")); // it was up at first
+    CHECK(contains(r.out, "\"outcome\": \"refused\""));
+
+    // And a listener that stays: --down runs out.
+    auto stays = listener(make_ipv4(127, 0, 0, 1));
+    auto r2 = run_loopcheck({"wait", "--down", "--for", "300ms", ep("127.0.0.1", port_of(stays))});
+    INFO(r2.out << r2.err);
+    CHECK(r2.exit_code == exit_code::server_down);
+    CHECK(contains(r2.out, "still accepting after 300 ms"));
+}
+
+TEST_CASE("wait: with several targets, one never up fails the wait", "[wait][cli]") {
+    Net net;
+    auto up = listener(make_ipv4(127, 0, 0, 1));
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    auto r = run_loopcheck({"wait", "--for", "300ms", ep("127.0.0.1", port_of(up)),
+                            ep("127.0.0.1", port_of(*closed))});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    CHECK(contains(r.out, ep("127.0.0.1", port_of(up)) + ": up on 127.0.0.1"));
+    CHECK(contains(r.out, ep("127.0.0.1", port_of(*closed)) + ": not up"));
+}
+
+TEST_CASE("wait: bad input is one line and exit 2, nothing waited for", "[wait][cli]") {
+    const std::vector<std::vector<std::string>> cases = {
+        {"wait"},
+        {"wait", "localhost:0"},
+        {"wait", "--for", "soon", "localhost:80"},
+        {"wait", "--for", "0", "localhost:80"},
+        {"wait", "--interval", "0", "localhost:80"},
+        {"wait", "--interval", "2m", "localhost:80"},
+        {"wait", "--down", "--strict", "localhost:80"},
+        {"wait", "--down", "--all-addresses", "localhost:80"},
+        {"wait", "--json", "--markdown", "localhost:80"},
+    };
+    for (const auto& args : cases) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = run_loopcheck(args);
+        INFO(args.back() << " stderr: " << r.err);
+        CHECK(r.exit_code == exit_code::usage);
+        CHECK(r.out.empty());
+        CHECK(lines(r.err).size() == 1);
+        CHECK(std::chrono::steady_clock::now() - t0 < 2s);
+    }
+}
+
+TEST_CASE("wait: a name that does not resolve exits 4 at once", "[wait][cli]") {
+    auto r = run_loopcheck({"wait", "--for", "20s", "no-such-host.invalid:80"});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::unresolved);
+    CHECK(contains(r.out, "did not resolve"));
+}
+
+#ifndef _WIN32
+TEST_CASE("wait: Ctrl-C exits 130 with the report so far", "[wait][cli]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    auto child = Child::start(
+        {LOOPCHECK_EXE, "wait", "--json", "--for", "30s", ep("127.0.0.1", port_of(*closed))});
+    REQUIRE(child);
+    std::this_thread::sleep_for(300ms);
+    child->signal(SIGINT);
+    const auto code = child->wait(5000ms);
+    REQUIRE(code);
+    CHECK(*code == exit_code::interrupted);
+    std::string out;
+    while (auto line = child->read_line(1000ms))
+        out += *line + "\n";
+    CHECK(contains(out, "\"interrupted\": true"));
+    CHECK(contains(out, "\"outcome\": \"refused\""));
+}
+#endif
+
+#ifndef _WIN32
+namespace {
+double children_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+} // namespace
+
+TEST_CASE("wait: the pause between polls is a sleep, not a busy loop", "[wait][cli]") {
+    Net net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    const double before = children_cpu_seconds();
+    auto r = run_loopcheck({"wait", "--for", "1s", ep("127.0.0.1", port_of(*closed))});
+    const double used = children_cpu_seconds() - before;
+    INFO("CPU " << used << " s for a 1 s wait\n" << r.out << r.err);
+    CHECK(r.exit_code == exit_code::server_down);
+    // About 40 polls a second cost well under 0.1 s of CPU; a busy loop
+    // costs most of the second.
+    CHECK(used < 0.25);
+}
+#endif
