@@ -125,9 +125,9 @@ fresh_root_readme() {
     # the README's packages.
     in_root "$root" 300 apt-get install -q -y --no-download ccache >/dev/null
     echo "--- $(cat "$root/root/readme-1.sh")"
-    in_root "$root" 1800 bash -e /root/readme-1.sh
+    in_root "$root" 3600 bash -e /root/readme-1.sh
     echo "--- $(cat "$root/root/readme-2.sh")"
-    in_root "$root" 1800 bash -e /root/readme-2.sh
+    in_root "$root" 3600 bash -e /root/readme-2.sh
     printf '%s: the README'"'"'s two commands took %ss\n' "${root##*/}" "$((SECONDS - started))"
 }
 
