@@ -10,13 +10,13 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <memory>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
+#include <memory>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <spdlog/spdlog.h>

@@ -49,8 +49,8 @@ TEST_CASE("self-check: a missing hosts file is named when localhost does not res
 TEST_CASE("self-check: a hosts file without a localhost line is named", "[selfcheck]") {
     Resolution r;
     r.hosts_file_readable = true; // readable, but nothing for localhost
-    const auto text = joined(
-        self_check_statements(unresolved(r), closed_port(), nullptr, 200ms, "/etc/hosts"));
+    const auto text =
+        joined(self_check_statements(unresolved(r), closed_port(), nullptr, 200ms, "/etc/hosts"));
     CHECK(contains(text, "The hosts file /etc/hosts has no line for localhost"));
     CHECK_FALSE(contains(text, "missing"));
 }
@@ -60,8 +60,8 @@ TEST_CASE("self-check: a hosts file with localhost is not blamed when resolving 
     Resolution r;
     r.hosts_file_readable = true;
     r.hosts_lines.push_back(HostsLine{1, "127.0.0.1 localhost"});
-    const auto text = joined(
-        self_check_statements(unresolved(r), closed_port(), nullptr, 200ms, "/etc/hosts"));
+    const auto text =
+        joined(self_check_statements(unresolved(r), closed_port(), nullptr, 200ms, "/etc/hosts"));
     CHECK(contains(text, "localhost does not resolve here"));
     CHECK_FALSE(contains(text, "hosts file"));
 }
