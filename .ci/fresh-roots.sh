@@ -33,7 +33,8 @@ readme_block() {
     ' README.md
 }
 
-# Runs a command in ROOT with a clean environment, as root, from /src.
+# Runs a command in ROOT with a clean environment, as root, from /src (the
+# clone's copy) when there is one.
 in_root() {
     local root=$1 limit=$2
     shift 2
@@ -41,7 +42,7 @@ in_root() {
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
         DEBIAN_FRONTEND=noninteractive CTEST_PARALLEL_LEVEL=2 CMAKE_BUILD_PARALLEL_LEVEL=2 \
         CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src \
-        bash -c 'cd /src && exec "$@"' bash "$@"
+        bash -c 'if [ -d /src ]; then cd /src; fi; exec "$@"' bash "$@"
 }
 
 # Background part: the roots, the clone copied in, and every package the
