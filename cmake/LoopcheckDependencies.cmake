@@ -49,6 +49,28 @@ find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
 
+if(LOOPCHECK_SELF_CONTAINED)
+    # fmt and spdlog compiled into loopcheck from the installed packages'
+    # own headers (both libraries are header-only when asked), so the binary
+    # neither needs libfmt.so / libspdlog.so at run time nor pays the
+    # dynamic loader for their symbols at every start
+    # (docs/performance.md). fmt's package exports the header-only target
+    # itself; spdlog's header-only target would link the shared fmt that
+    # Debian builds it against, so only its include directory is taken.
+    add_library(loopcheck::fmt INTERFACE IMPORTED)
+    target_link_libraries(loopcheck::fmt INTERFACE fmt::fmt-header-only)
+    get_target_property(spdlog_include_dirs spdlog::spdlog INTERFACE_INCLUDE_DIRECTORIES)
+    add_library(loopcheck::spdlog INTERFACE IMPORTED)
+    target_include_directories(loopcheck::spdlog INTERFACE ${spdlog_include_dirs})
+    target_link_libraries(loopcheck::spdlog INTERFACE loopcheck::fmt)
+    # No SPDLOG_COMPILED_LIB: header-only. SPDLOG_FMT_EXTERNAL: the fmt above,
+    # not the copy bundled in spdlog's headers.
+    target_compile_definitions(loopcheck::spdlog INTERFACE SPDLOG_FMT_EXTERNAL=1)
+    add_library(loopcheck::cli11 INTERFACE IMPORTED)
+    target_link_libraries(loopcheck::cli11 INTERFACE CLI11::CLI11)
+    return()
+endif()
+
 add_library(loopcheck::fmt INTERFACE IMPORTED)
 target_link_libraries(loopcheck::fmt INTERFACE fmt::fmt)
 add_library(loopcheck::spdlog INTERFACE IMPORTED)

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <string>
+#include <string_view>
 
 namespace loopcheck {
 
@@ -59,6 +60,21 @@ std::string join_command_line(int argc, char** argv) {
         }
     }
     return out;
+}
+
+/// True when a word of the command line is a subcommand's name or asks
+/// for help (CLI11's -h, --help, --help-all, also inside a bundle as -vh).
+bool may_name_a_subcommand(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "audit" || word == "listen" || word == "staircase" || word == "wait" ||
+            word.starts_with("--help"))
+            return true;
+        if (word.size() > 1 && word[0] == '-' && word[1] != '-' &&
+            word.find('h') != std::string_view::npos)
+            return true;
+    }
+    return false;
 }
 
 /// The main command's own options, as typed.
@@ -140,12 +156,19 @@ int run_cli(int argc, char** argv) {
 
     CheckArgs args;
     add_check_options(app, args);
-    // Subcommands; each one's file adds itself here.
+    // Subcommands; each one's file adds itself here. Building their option
+    // tables is a quarter of a one-target run's instructions
+    // (docs/performance.md), so they are built only when the command line
+    // could need them: a word that names one, or a request for help, which
+    // lists them. Otherwise CLI11 would read no word as a subcommand anyway
+    // (it matches their names exactly), and the parse is the same.
     std::vector<Command> commands;
-    commands.push_back(add_audit_command(app));
-    commands.push_back(add_listen_command(app));
-    commands.push_back(staircase_command(app));
-    commands.push_back(add_wait_command(app));
+    if (may_name_a_subcommand(argc, argv)) {
+        commands.push_back(add_audit_command(app));
+        commands.push_back(add_listen_command(app));
+        commands.push_back(staircase_command(app));
+        commands.push_back(add_wait_command(app));
+    }
 
     try {
         app.parse(argc, argv);

@@ -107,9 +107,10 @@ int run_check(const Options& opt) {
     run_emulations(report, opt);
 
     if (self) {
-        self->facts.statements = self_check_statements(
-            report.targets[0], report.targets[1],
-            report.targets.size() > 2 ? &report.targets[2] : nullptr, opt.threshold);
+        self->facts.statements =
+            self_check_statements(report.targets[0], report.targets[1],
+                                  report.targets.size() > 2 ? &report.targets[2] : nullptr,
+                                  opt.threshold, report.system.hosts_file);
         report.self_check = self->facts;
     }
 

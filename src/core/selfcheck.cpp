@@ -29,11 +29,22 @@ std::string refusal_sentence(const TargetReport& t, std::string_view label, Micr
 
 std::vector<std::string> self_check_statements(const TargetReport& localhost,
                                                const TargetReport& closed_v4,
-                                               const TargetReport* closed_v6, Micros threshold) {
+                                               const TargetReport* closed_v6, Micros threshold,
+                                               std::string_view hosts_file) {
     std::vector<std::string> out;
     if (localhost.resolve_error) {
         out.push_back(
             fmt::format("localhost does not resolve here: {}.", localhost.resolve_error->message));
+        // The usual cause: a bare root or container image without a hosts
+        // file, where the resolver has nowhere else to find localhost.
+        if (localhost.resolution && !localhost.resolution->hosts_file_readable)
+            out.push_back(fmt::format("The hosts file {} is missing or cannot be read; a standard "
+                                      "one maps localhost to 127.0.0.1 and ::1.",
+                                      hosts_file));
+        else if (localhost.resolution && localhost.resolution->hosts_lines.empty())
+            out.push_back(fmt::format("The hosts file {} has no line for localhost; a standard "
+                                      "one maps localhost to 127.0.0.1 and ::1.",
+                                      hosts_file));
     } else if (!localhost.addresses.empty()) {
         std::vector<std::string> ips;
         for (const auto& a : localhost.addresses)
