@@ -92,6 +92,24 @@ std::optional<std::string> read_text_file(const std::string& path) {
     return content;
 }
 
+/// curl >= 7.78 answers localhost itself with 127.0.0.1 and ::1: what the
+/// resolver left out is probed on the side, for the curl rows.
+void add_curl_localhost(Report& report, FamilyFilter family) {
+    for (auto& tr : report.targets) {
+        if (tr.target.literal || tr.resolve_error || !curl_answers_itself(tr.target.host))
+            continue;
+        for (Address a : {make_ipv4(127, 0, 0, 1, tr.target.port), ipv6_loopback(tr.target.port)}) {
+            const bool resolved = std::any_of(tr.addresses.begin(), tr.addresses.end(),
+                                              [&](const auto& r) { return r.address == a; });
+            const bool filtered =
+                (family == FamilyFilter::ipv4 && a.family == Family::ipv6) ||
+                (family == FamilyFilter::ipv6 && a.family == Family::ipv4);
+            if (!resolved && !filtered)
+                tr.curl_localhost.emplace_back().address = a;
+        }
+    }
+}
+
 } // namespace
 
 void resolve_targets(Report& report, const Options& opt) {
@@ -150,21 +168,7 @@ void resolve_targets(Report& report, const Options& opt) {
             tr.addresses.emplace_back().address = a;
         }
     }
-    // curl >= 7.78 answers localhost itself with 127.0.0.1 and ::1: what
-    // the resolver left out is probed on the side for its rows.
-    for (auto& tr : report.targets) {
-        if (tr.target.literal || tr.resolve_error || !curl_answers_itself(tr.target.host))
-            continue;
-        for (Address a : {make_ipv4(127, 0, 0, 1, tr.target.port), ipv6_loopback(tr.target.port)}) {
-            const bool resolved = std::any_of(tr.addresses.begin(), tr.addresses.end(),
-                                              [&](const auto& r) { return r.address == a; });
-            const bool filtered =
-                (opt.family == FamilyFilter::ipv4 && a.family == Family::ipv6) ||
-                (opt.family == FamilyFilter::ipv6 && a.family == Family::ipv4);
-            if (!resolved && !filtered)
-                tr.curl_localhost.emplace_back().address = a;
-        }
-    }
+    add_curl_localhost(report, opt.family);
     // The note describes the order measured, so it is written after it.
     for (auto& tr : report.targets) {
         if (!tr.resolution)
