@@ -2,36 +2,13 @@
 // concluded staircase.
 #include "loopcheck/report/staircase_report.hpp"
 #include "support/catch.hpp"
+#include "support/staircase_steps.hpp"
 #include "support/text.hpp"
 
 using namespace loopcheck;
 using namespace std::chrono_literals;
-using loopcheck::test::contains;
+using namespace loopcheck::test;
 
-namespace {
-
-Sample refused(Micros t, OptionState option = OptionState::applied,
-               std::optional<int> syn_rtx = std::nullopt) {
-    Sample s;
-    s.outcome = Outcome::refused;
-    s.latency = t;
-    s.native_name = "ECONNREFUSED";
-    s.option = option;
-    s.syn_retransmissions = syn_rtx;
-    return s;
-}
-
-/// Steps 0..5 from one latency per limit (three identical probes each).
-std::vector<StairStep> steps_from(const std::vector<Sample>& per_limit) {
-    std::vector<StairStep> out;
-    for (std::size_t l = 0; l < per_limit.size(); ++l) {
-        std::vector<Sample> three(3, per_limit[l]);
-        out.push_back(summarize_step(static_cast<int>(l), three));
-    }
-    return out;
-}
-
-} // namespace
 
 TEST_CASE("text and JSON show every limit, the fit and the conclusion", "[staircase]") {
     std::vector<Sample> per_limit(6, refused(50us, OptionState::applied, 0));
