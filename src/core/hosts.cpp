@@ -4,6 +4,8 @@
 #include "loopcheck/core/text.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <cctype>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -41,11 +43,18 @@ std::vector<std::string_view> fields(std::string_view line) {
 
 } // namespace
 
-std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_view name) {
+namespace {
+
+/// The lines of a hosts-style file (one entry a line, `#` starts a
+/// comment, CRLF allowed) that `keep(fields)` keeps, at most `most`, each
+/// with its fields joined by one space and the address family `keep`
+/// returned; `keep` returns nullopt to pass a line over.
+template <class Keep>
+std::vector<HostsLine> config_lines(std::string_view content, std::size_t most, Keep keep) {
     std::vector<HostsLine> out;
     int number = 0;
     std::size_t pos = 0;
-    while (pos < content.size()) {
+    while (pos < content.size() && out.size() < most) {
         auto end = content.find('\n', pos);
         if (end == std::string_view::npos)
             end = content.size();
@@ -56,10 +65,8 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
             line.remove_suffix(1);
         line = line.substr(0, line.find('#'));
         const auto f = fields(line);
-        // An entry is an address followed by one or more names.
-        if (f.size() < 2)
-            continue;
-        if (std::none_of(f.begin() + 1, f.end(), [&](auto n) { return same_name(n, name); }))
+        std::optional<std::optional<Family>> kept = keep(f);
+        if (!kept)
             continue;
         std::string text;
         for (auto piece : f) {
@@ -67,41 +74,34 @@ std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_vie
                 text += ' ';
             text += piece;
         }
-        const auto address = parse_ip_literal(f.front());
-        out.push_back(
-            {number, std::move(text), address ? std::optional(address->family) : std::nullopt});
+        out.push_back({number, std::move(text), *kept});
     }
     return out;
 }
 
+} // namespace
+
+std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_view name) {
+    return config_lines(content, SIZE_MAX,
+                        [&](const auto& f) -> std::optional<std::optional<Family>> {
+                            // An entry is an address followed by one or more names.
+                            if (f.size() < 2 || std::none_of(f.begin() + 1, f.end(), [&](auto n) {
+                                    return same_name(n, name);
+                                }))
+                                return std::nullopt;
+                            const auto address = parse_ip_literal(f.front());
+                            return address ? std::optional(address->family) : std::nullopt;
+                        });
+}
+
 std::vector<HostsLine> gai_conf_rules(std::string_view content) {
-    std::vector<HostsLine> out;
-    int number = 0;
-    std::size_t pos = 0;
-    while (pos < content.size() && out.size() < 64) {
-        auto end = content.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = content.size();
-        auto line = content.substr(pos, end - pos);
-        pos = end + 1;
-        ++number;
-        if (line.ends_with('\r'))
-            line.remove_suffix(1);
-        line = line.substr(0, line.find('#'));
-        const auto f = fields(line);
+    return config_lines(content, 64, [](const auto& f) -> std::optional<std::optional<Family>> {
         // The rules that change RFC 6724's ranking (gai.conf(5)).
         if (f.empty() ||
             (f.front() != "precedence" && f.front() != "label" && f.front() != "scopev4"))
-            continue;
-        std::string text;
-        for (auto piece : f) {
-            if (!text.empty())
-                text += ' ';
-            text += piece;
-        }
-        out.push_back({number, std::move(text), std::nullopt});
-    }
-    return out;
+            return std::nullopt;
+        return std::optional<Family>{};
+    });
 }
 
 namespace {
