@@ -42,6 +42,7 @@ in_root() {
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
         DEBIAN_FRONTEND=noninteractive CTEST_PARALLEL_LEVEL=2 CMAKE_BUILD_PARALLEL_LEVEL=2 \
         CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR=/src \
+        CCACHE_COMPILERCHECK=content \
         bash -c 'if [ -d /src ]; then cd /src; fi; exec "$@"' bash "$@"
 }
 
