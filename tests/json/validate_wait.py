@@ -6,6 +6,7 @@ import json
 import socket
 import subprocess
 import sys
+import urllib.parse
 
 try:
     import jsonschema
@@ -17,6 +18,11 @@ exe, schema_path = sys.argv[1], sys.argv[2]
 with open(schema_path, encoding="utf-8") as f:
     schema = json.load(f)
 jsonschema.Draft202012Validator.check_schema(schema)
+# Validators resolve every "$ref" against "$id": a relative "$id" makes
+# Debian 12's jsonschema 4.10 look for a URL it cannot open (validate_report.py).
+if not urllib.parse.urlsplit(schema.get("$id", "")).scheme:
+    print(f"FAIL the schema's $id {schema.get('$id')!r} is not an absolute URI")
+    sys.exit(1)
 validator = jsonschema.Draft202012Validator(schema)
 
 listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
