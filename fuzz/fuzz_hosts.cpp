@@ -24,10 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // The same bytes as a gai.conf: its rules go into the note's text.
     const auto rules = loopcheck::gai_conf_rules(content);
-    for (const auto& r : rules)
-        for (unsigned char c : loopcheck::JsonWriter::escape(r.text))
-            if (c < 0x20)
-                __builtin_trap();
+    for (const auto& r : rules) {
+        loopcheck::JsonWriter w;
+        for (unsigned char c : w.value(r.text).str())
+            if (c < 0x20 && c != '\n')
+                __builtin_trap(); // a raw control byte in JSON text
+        if (!loopcheck::is_terminal_safe(r.text.escaped()))
+            __builtin_trap(); // what the text report would print
+    }
     const loopcheck::Address order[] = {loopcheck::make_ipv4(127, 0, 0, 1, 80),
                                         loopcheck::ipv6_loopback(80)};
     (void)loopcheck::resolution_note(loopcheck::Os::linux_, "localhost", {}, order, rules);
