@@ -25,10 +25,49 @@ if not urllib.parse.urlsplit(schema.get("$id", "")).scheme:
     sys.exit(1)
 validator = jsonschema.Draft202012Validator(schema)
 
-listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-listener.bind(("127.0.0.1", 0))
-listener.listen(64)
-open_port = listener.getsockname()[1]
+def localhost_addresses():
+    """The addresses getaddrinfo gives for localhost, in its order, once each."""
+    seen = []
+    for family, _, _, _, sockaddr in socket.getaddrinfo("localhost", None, type=socket.SOCK_STREAM):
+        if (family, sockaddr[0]) not in seen:
+            seen.append((family, sockaddr[0]))
+    return seen
+
+
+def listen_on_all(addresses):
+    """Listeners on one port on every address, or None when some address
+    cannot take that port (IPv6 off, the port taken on ::1): a few tries."""
+    for _ in range(20):
+        sockets = []
+        try:
+            port = 0
+            for family, host in addresses:
+                s = socket.socket(family, socket.SOCK_STREAM)
+                sockets.append(s)
+                if family == socket.AF_INET6:
+                    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                s.bind((host, port))
+                s.listen(64)
+                port = s.getsockname()[1]
+            return sockets, port
+        except OSError:
+            for s in sockets:
+                s.close()
+    return None
+
+
+# Every address localhost has here (127.0.0.1 alone, or ::1 too where the
+# hosts file lists it), so that "--all-addresses localhost" can succeed.
+addresses = localhost_addresses()
+opened = listen_on_all(addresses)
+if opened is None:
+    print(f"FAIL cannot listen on one port on every localhost address {addresses}")
+    sys.exit(1)
+listeners, open_port = opened
+v4_only = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+v4_only.bind(("127.0.0.1", 0))
+v4_only.listen(64)
+v4_port = v4_only.getsockname()[1]
 closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 closed.bind(("127.0.0.1", 0))  # bound, never listening: refused
 closed_port = closed.getsockname()[1]
@@ -41,6 +80,14 @@ runs = [
     (["--down", f"127.0.0.1:{closed_port}"], 0),
     (["nosuch.invalid:80"], 4),
 ]
+if len(addresses) > 1:
+    # A server on 127.0.0.1 alone: one address of localhost is up, not all.
+    runs += [
+        ([f"localhost:{v4_port}"], 0),
+        (["--for", "300ms", "--all-addresses", f"localhost:{v4_port}"], 3),
+    ]
+else:
+    print(f"note: localhost is only {addresses[0][1]} here: the one-of-several case is not run")
 failed = 0
 doc = None
 for args, want in runs:
