@@ -11,11 +11,16 @@
 #                          README's commands (timed); in trixie first the
 #                          release tarball's binary, before anything is
 #                          installed there
-#   fresh_roots_cleanup    unmounts and removes both roots (also on EXIT)
+#   fresh_roots_cleanup    unmounts and removes both roots (the caller's
+#                          EXIT trap calls it too)
 #
 # The roots come from .ci/make-root (cached bare roots outside the clone).
 # ccache keeps one directory per suite outside the clone,
-# /var/cache/loopcheck-ci/ccache-SUITE, bind-mounted into the root.
+# /var/cache/loopcheck-ci/ccache-SUITE, bind-mounted into the root; a root
+# of the host's own release uses the host's ccache directory ($CCACHE_DIR)
+# instead: the same g++ and headers, compiler checked by content and paths
+# made relative (CCACHE_BASEDIR) give the same hashes, so its builds are
+# mostly hits on what the host compiled minutes before.
 # Each step is bounded with timeout.
 
 FRESH_CACHE=${LOOPCHECK_CI_CACHE:-/var/cache/loopcheck-ci}
@@ -49,7 +54,7 @@ in_root() {
 # Background part: the roots, the clone copied in, and every package the
 # README's first command installs (plus ccache) downloaded, not installed.
 fresh_roots_prepare() {
-    local suite root packages
+    local suite root packages cache
     # The package list of the README's own apt-get line, so the two cannot
     # drift; a README without one fails here.
     packages=$(readme_block 1 | grep -oE 'apt-get install -y [^&|;]+' | sed 's/apt-get install -y //')
@@ -57,8 +62,12 @@ fresh_roots_prepare() {
     for suite in "${FRESH_SUITES[@]}"; do
         root=$FRESH_WORK/$suite
         timeout 1200 .ci/make-root "$suite" "$root"
-        mkdir -p "$root/src" "$root/var/cache/ccache" "$FRESH_CACHE/ccache-$suite"
-        mount --bind "$FRESH_CACHE/ccache-$suite" "$root/var/cache/ccache"
+        cache=$FRESH_CACHE/ccache-$suite
+        if [ -n "${CCACHE_DIR:-}" ] && [ "$suite" = "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" ]; then
+            cache=$CCACHE_DIR
+        fi
+        mkdir -p "$root/src" "$root/var/cache/ccache" "$cache"
+        mount --bind "$cache" "$root/var/cache/ccache"
         # The clone as committed plus what is not ignored: no build trees.
         git ls-files -z --cached --others --exclude-standard |
             tar --null -T - -cf - | tar -xf - -C "$root/src"
@@ -71,7 +80,6 @@ fresh_roots_prepare() {
 
 fresh_roots_start() {
     FRESH_WORK=$(mktemp -d /var/tmp/loopcheck-ci-roots.XXXXXX)
-    trap fresh_roots_cleanup EXIT
     [ "$(readme_block 1 | wc -l)" = 1 ] && [ "$(readme_block 2 | wc -l)" = 1 ] &&
         [ -z "$(readme_block 3)" ] ||
         { echo "README's build section must hold two one-line sh blocks" >&2; return 1; }
@@ -148,5 +156,4 @@ fresh_roots_run() {
         fresh_root_readme "$root"
     done
     fresh_roots_cleanup
-    trap - EXIT
 }

@@ -23,6 +23,11 @@ skip() {
     echo "run.sh: skipped: $*" >&2
     exit 77
 }
+# .ci/run's probe found that the netns lab cannot run on this machine.
+[[ -z ${LOOPCHECK_LAB_UNAVAILABLE:-} ]] || {
+    echo "run.sh: skipped (this machine cannot host the lab): $LOOPCHECK_LAB_UNAVAILABLE" >&2
+    exit 77
+}
 command -v python3 >/dev/null || skip "python3 is not installed (it runs the harness)"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || skip "the harness needs python3 >= 3.10"
 [[ -x $loopcheck ]] || {
