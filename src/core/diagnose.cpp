@@ -1,6 +1,7 @@
 #include "loopcheck/core/diagnose.hpp"
 
 #include "loopcheck/core/diagnose_listeners.hpp"
+#include "loopcheck/core/diagnoser.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 
 #include <algorithm>
@@ -43,22 +44,13 @@ std::optional<int> fits_retry_steps(Micros latency, Micros step) noexcept {
     if (step <= 0us)
         return std::nullopt;
     const double ratio = static_cast<double>(latency.count()) / static_cast<double>(step.count());
-    const auto k = static_cast<int>(std::lround(ratio));
+    const auto k = static_cast<int>(std::llround(ratio));
     if (k < 1 || std::abs(ratio - k) > 0.1)
         return std::nullopt;
     return k;
 }
 
-namespace {
-
-/// The wait a refused or failed address costs a client that tries it.
-Micros cost(const Observation& o) {
-    return o.summary.latency.median;
-}
-
-bool accepted(const Observation& o) {
-    return o.summary.outcome == Outcome::accepted;
-}
+namespace detail {
 
 std::string describe(const Observation& o) {
     auto s = fmt::format("{} {}", endpoint_string(o.address), outcome_name(o.summary.outcome));
@@ -68,62 +60,6 @@ std::string describe(const Observation& o) {
         return s + fmt::format(" in {}", format_duration(cost(o)));
     return s + fmt::format(" after {}", format_duration(cost(o)));
 }
-
-class Diagnoser {
-public:
-    explicit Diagnoser(const DiagnosisInput& in) : in_(in), os_(in.os) {
-        // Addresses an interrupt cut short measured nothing: no finding or
-        // model may rest on them.
-        for (const auto& o : in.addresses)
-            if (!o.summary.interrupted)
-                measured_.push_back(o);
-        obs_ = measured_;
-        if (in.listeners)
-            port_listeners_ = listeners_on_port(*in.listeners, in.target->port);
-    }
-    Diagnosis run();
-
-private:
-    void add(std::string_view id, Severity sev, std::string message,
-             std::optional<Address> address = std::nullopt, std::string_view why = {}) {
-        d_.findings.push_back(
-            {std::string(id), sev, std::string(why), std::move(message), address});
-    }
-    bool name_target() const { return !in_.target->literal; }
-    void slow_refusals();
-    void fallback();
-    void single_stack();
-    void nothing_accepts();
-    void timeouts();
-    void slow_accepts();
-    void accept_queue_full();
-    void client_fixes();
-    /// Client rows that fail here or wait longer than the threshold.
-    bool client_pays(const ClientImpact& c) const {
-        return !c.prediction.connected || c.prediction.time > in_.threshold;
-    }
-    void listener_elsewhere();
-    void fixes();
-    /// The listener a connect to `a` lands on, when the table is known.
-    const Listener* listener_at(const Address& a) const {
-        return in_.listeners ? serving(port_listeners_, a) : nullptr;
-    }
-    /// The process's name for a fix ("ollama"), or "the server".
-    std::string server_name(const Listener* l) const {
-        return l && !l->process.empty() ? l->process.escaped() : "the server";
-    }
-    void verdict();
-    int exit_code() const;
-
-    const DiagnosisInput& in_;
-    Os os_;
-    std::vector<Observation> measured_;
-    std::span<const Observation> obs_;
-    Diagnosis d_;
-    std::optional<std::size_t> first_accept_;
-    Micros penalty_{0};
-    std::vector<Listener> port_listeners_; ///< on the target's port; empty when unknown
-};
 
 void Diagnoser::slow_refusals() {
     const Micros step = syn_retry_step(in_.os);
@@ -143,8 +79,9 @@ void Diagnoser::slow_refusals() {
                                    *o.summary.syn_retransmissions);
         } else if (auto k = fits_retry_steps(cost(o), step)) {
             why = cause::syn_retransmission;
-            evidence = fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
-                                   format_duration(cost(o)), *k, os_label(in_.os), format_duration(step));
+            evidence =
+                fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
+                            format_duration(cost(o)), *k, os_label(in_.os), format_duration(step));
         } else {
             evidence = "no evidence of SYN retransmission was found";
         }
@@ -292,9 +229,10 @@ void Diagnoser::accept_queue_full() {
         if (rtx <= 0 && !(k && worst > in_.threshold))
             continue;
         std::string evidence =
-            rtx > 0 ? fmt::format("the kernel counted {} SYN retransmission(s)", rtx)
-                    : fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
-                                  format_duration(worst), *k, os_label(in_.os), format_duration(step));
+            rtx > 0
+                ? fmt::format("the kernel counted {} SYN retransmission(s)", rtx)
+                : fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
+                              format_duration(worst), *k, os_label(in_.os), format_duration(step));
         std::string counter;
         if (in_.listen_overflows) {
             const auto& c = *in_.listen_overflows;
@@ -313,172 +251,6 @@ void Diagnoser::accept_queue_full() {
                         "listen backlog is too small.{}",
                         endpoint_string(o.address), format_duration(worst), evidence, counter),
             o.address);
-    }
-}
-
-void Diagnoser::client_fixes() {
-    // A fix that is a client setting, named for the case measured: which
-    // family the server accepts on, and which clients pay for it here.
-    if (!first_accept_ || !name_target())
-        return;
-    const Family served = obs_[*first_accept_].address.family;
-    const bool other_fails = std::any_of(obs_.begin(), obs_.end(), [&](const Observation& o) {
-        return o.address.family != served && !accepted(o);
-    });
-    if (!other_fails)
-        return;
-    auto pays = [&](std::string_view id) {
-        return std::any_of(d_.clients.begin(), d_.clients.end(),
-                           [&](const ClientImpact& c) { return c.id == id && client_pays(c); });
-    };
-    if (served == Family::ipv4) {
-        if (pays("node"))
-            d_.fixes.push_back("Node.js: start it with --dns-result-order=ipv4first (or call "
-                               "dns.setDefaultResultOrder('ipv4first')) so it tries 127.0.0.1 "
-                               "first.");
-        if (pays("dotnet"))
-            d_.fixes.push_back(".NET: set DOTNET_SYSTEM_NET_DISABLEIPV6=1 so it does not try ::1.");
-        if (pays("curl"))
-            d_.fixes.push_back("curl: add -4 (--ipv4).");
-        return;
-    }
-    // IPv6 only: the clients that never try ::1 fail outright.
-    std::vector<std::string> failing;
-    for (const auto& c : d_.clients)
-        if (!c.prediction.connected)
-            failing.push_back(c.client);
-    if (!failing.empty())
-        d_.fixes.push_back(fmt::format(
-            "These clients never try {0} and fail here: {1}. Connect them to {0} (for a URL, "
-            "the host [{2}]), or make {3} listen on 127.0.0.1 as well.",
-            endpoint_string(obs_[*first_accept_].address), fmt::join(failing, ", "),
-            ip_string(obs_[*first_accept_].address),
-            server_name(listener_at(obs_[*first_accept_].address))));
-    if (pays("java-socket") || pays("java-httpclient"))
-        d_.fixes.push_back("Java: run it with -Djava.net.preferIPv6Addresses=true so it prefers "
-                           "::1.");
-    if (pays("curl"))
-        d_.fixes.push_back("curl: add -6 (--ipv6).");
-}
-
-void Diagnoser::fixes() {
-    const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
-    if (slow_fallback && name_target()) {
-        const auto& winner = obs_[*first_accept_].address;
-        const Listener* server = listener_at(winner);
-        d_.rewritten = rewrite_host(*in_.target, winner);
-        d_.fixes.push_back(
-            server ? fmt::format("Connect to {} instead of {}: {} listens on {}.", *d_.rewritten,
-                                 in_.target->input, owner_string(*server), bound_string(*server))
-                   : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
-                                 *d_.rewritten, in_.target->input));
-        d_.fixes.push_back(fmt::format("Or make {} listen on both ::1 and 127.0.0.1, or on [::] "
-                                       "with IPV6_V6ONLY off, so every address of the name "
-                                       "accepts.",
-                                       server_name(server)));
-        if (winner.family == Family::ipv6) {
-            d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
-                               "and nothing accepts there.");
-        }
-        d_.fixes.push_back(
-            os_ == Os::windows
-                ? "Or use a client that does not wait out the retries: one with Happy Eyeballs "
-                  "(asyncio happy_eyeballs_delay=0.25, curl, Go) or one that turns SYN retries "
-                  "off on loopback (Node.js, Go, curl >= 8.22)."
-                : "Or use a client that does not wait for the failed address: one with Happy "
-                  "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl, Go) or Node.js >= 20 "
-                  "(autoSelectFamily).");
-    } else if (first_accept_ && *first_accept_ > 0 && name_target()) {
-        d_.rewritten = rewrite_host(*in_.target, obs_[*first_accept_].address);
-    }
-    const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
-                                          [](auto& f) { return f.id == finding_id::slow_refusal; });
-    const bool elsewhere = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
-        return f.id == finding_id::listener_elsewhere;
-    });
-    if (!first_accept_ && !in_.expect_refused && elsewhere) {
-        // The server runs, on an address the client does not use.
-        std::string rewritten;
-        for (auto& f :
-             listener_words::elsewhere_fixes(port_listeners_, *in_.target, obs_, rewritten))
-            d_.fixes.push_back(std::move(f));
-        d_.rewritten = std::move(rewritten);
-    } else if (!first_accept_ && !in_.expect_refused && port_listeners_.empty()) {
-        // (When something listens at an address that timed out, the server
-        // runs: the no-answer finding says what to look at instead.)
-        d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
-                                       "listens on (port {} here).",
-                                       in_.target->port));
-    }
-    if (!first_accept_ && slow_refusal) {
-        d_.fixes.push_back(
-            os_ == Os::windows
-                ? "A test that uses a closed port as \"a server that is down\" pays the slow "
-                  "refusal on every call: give that connect a short timeout (0.5 s), or turn "
-                  "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go."
-                : "A test that uses a closed port as \"a server that is down\" pays the slow "
-                  "refusal on every call: give that connect a short timeout (0.5 s).");
-    }
-    client_fixes();
-}
-
-int Diagnoser::exit_code() const {
-    for (const auto& f : d_.findings) {
-        if (f.severity >= Severity::warning &&
-            (f.id == finding_id::slow_refusal || f.id == finding_id::fallback_penalty ||
-             f.id == finding_id::slow_accept || f.id == finding_id::accept_queue_full))
-            return exit_code::slow;
-    }
-    if (!first_accept_) {
-        const bool ok = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
-            return f.id == finding_id::server_down && f.severity == Severity::ok;
-        });
-        return ok ? exit_code::healthy : exit_code::server_down;
-    }
-    return exit_code::healthy;
-}
-
-void Diagnoser::verdict() {
-    const auto& input = in_.target->input;
-    if (!first_accept_) {
-        const bool slow = d_.exit_code == exit_code::slow;
-        const bool expected = d_.exit_code == exit_code::healthy;
-        d_.verdict = fmt::format("{}: nothing accepts on {} ({} address{} tried{})",
-                                 expected ? "OK" : (slow ? "SLOW" : "DOWN"), input, obs_.size(),
-                                 obs_.size() == 1 ? "" : "es",
-                                 expected ? ", refused as expected"
-                                          : (slow ? ", and the refusals are slow" : ""));
-        return;
-    }
-    const auto& winner = obs_[*first_accept_];
-    if (d_.exit_code == exit_code::slow && *first_accept_ > 0 && penalty_ > in_.threshold) {
-        d_.verdict = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
-                                 input, format_duration(penalty_), endpoint_string(winner.address));
-    } else if (d_.exit_code == exit_code::slow) {
-        // Name what was slow: a refusal, an accept queue, or an accept.
-        const auto refusal = std::find_if(obs_.begin(), obs_.end(), [&](const Observation& o) {
-            return o.summary.outcome == Outcome::refused && cost(o) > in_.threshold;
-        });
-        const bool queue = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
-            return f.id == finding_id::accept_queue_full;
-        });
-        if (refusal != obs_.end())
-            d_.verdict =
-                fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", input,
-                            endpoint_string(winner.address), endpoint_string(refusal->address),
-                            format_duration(cost(*refusal)));
-        else if (queue)
-            d_.verdict = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
-                                     "overflowed: an accept needed a SYN retransmission",
-                                     input, endpoint_string(winner.address));
-        else
-            d_.verdict =
-                fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", input,
-                            endpoint_string(winner.address), format_duration(in_.threshold));
-    } else {
-        d_.verdict =
-            fmt::format("OK: {} connects to {} in {}", input, endpoint_string(winner.address),
-                        format_duration(penalty_ + cost(winner)));
     }
 }
 
@@ -536,10 +308,10 @@ Diagnosis Diagnoser::run() {
     return d_;
 }
 
-} // namespace
+} // namespace detail
 
 Diagnosis diagnose(const DiagnosisInput& in) {
-    return Diagnoser(in).run();
+    return detail::Diagnoser(in).run();
 }
 
 Diagnosis diagnose_unresolved(const Target& target, const Error& error) {

@@ -1,0 +1,203 @@
+#include "loopcheck/core/client_table.hpp"
+
+#include <array>
+
+namespace loopcheck {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// One row per client and version range whose connect behaviour differs.
+// docs/diagnosis.md ("The client table") gives the source of every row:
+// - Python socket.create_connection / urllib3 / requests: getaddrinfo order,
+//   one address after another; asyncio with happy_eyeballs_delay interleaves
+//   families (interleave=1) and staggers attempts.
+// - .NET HttpClient: ConnectAsync(DnsEndPoint), one address after another.
+// - curl: lib/hostip.c answers "localhost" itself from 7.78.0 (commit
+//   "hostip: make 'localhost' return fixed values"), ::1 first from 8.2.1
+//   ("hostip: return IPv6 first for localhost resolves"); lib/connect.c
+//   eyeballs with two "ballers", the first address's family first, up to
+//   8.9.1, IPv6 always first from 8.10.0 ("connect: always prefer ipv6 in IP
+//   eyeballing"); lib/cf-ip-happy.c from 8.16.0 keeps attempts running and
+//   alternates families ("ip happy eyeballing: keep attempts running");
+//   8.22.0 turns SYN retries off for 127.0.0.1 and ::1 on Windows (in the
+//   8.22.0 release candidates only when this table was made).
+// - wget: tries the resolved addresses in order.
+// - Node.js: dns.lookup sorts IPv4 first up to 16 (verbatim=false), takes
+//   the resolver's order from 17 and connects to the first address only;
+//   autoSelectFamily (default on from 20.0.0) tries addresses one at a time,
+//   families interleaved, aborting each but the last after
+//   autoSelectFamilyAttemptTimeout (250 ms; 500 ms from 25.2). libuv turns
+//   SYN retries off on Windows loopback (src/win/tcp.c, 1.39+).
+// - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
+//   own resolver sorts by RFC 6724 and ignores gai.conf (measured by the
+//   client harness); net/fd_windows.go turns SYN retries off on Windows
+//   loopback.
+// - Java: java.net.preferIPv6Addresses=false, one InetSocketAddress; the
+//   HttpClient retries a refused connect once (MultiExchange,
+//   jdk.httpclient.disableRetryConnect=false).
+constexpr std::array<ClientModel, 17> models{{
+    {"python",
+     {},
+     "Python requests / urllib / socket.create_connection",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false},
+    {"python-asyncio",
+     {},
+     "Python asyncio, happy_eyeballs_delay=0.25",
+     "Happy Eyeballs 250 ms",
+     ConnectAlgorithm::happy_eyeballs,
+     250ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false},
+    {"dotnet",
+     {},
+     ".NET HttpClient",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false},
+    {"curl",
+     {"", "7.78.0"},
+     "curl < 7.78",
+     "Happy Eyeballs 200 ms, first family first",
+     ConnectAlgorithm::go_dual_stack,
+     200ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false},
+    {"curl",
+     {"7.78.0", "8.2.1"},
+     "curl 7.78.0 to 8.2.0",
+     "own localhost, 127.0.0.1 first; Happy Eyeballs 200 ms",
+     ConnectAlgorithm::go_dual_stack,
+     200ms,
+     FastFail::none,
+     AddressSource::curl_localhost_ipv4_first,
+     false},
+    {"curl",
+     {"8.2.1", "8.10.0"},
+     "curl 8.2.1 to 8.9.1",
+     "own localhost, ::1 first; Happy Eyeballs 200 ms",
+     ConnectAlgorithm::go_dual_stack,
+     200ms,
+     FastFail::none,
+     AddressSource::curl_localhost_ipv6_first,
+     false},
+    {"curl",
+     {"8.10.0", "8.16.0"},
+     "curl 8.10.0 to 8.15.x",
+     "own localhost; Happy Eyeballs 200 ms, IPv6 first",
+     ConnectAlgorithm::go_dual_stack,
+     200ms,
+     FastFail::none,
+     AddressSource::curl_localhost_ipv6_first,
+     true},
+    {"curl",
+     {"8.16.0", "8.22.0"},
+     "curl 8.16.0 to 8.21.x",
+     "own localhost; Happy Eyeballs 200 ms, IPv6 first, alternating",
+     ConnectAlgorithm::happy_eyeballs,
+     200ms,
+     FastFail::none,
+     AddressSource::curl_localhost_ipv6_first,
+     true},
+    {"curl",
+     {"8.22.0", ""},
+     "curl >= 8.22 (unreleased)",
+     "as 8.16; Windows: no SYN retries to 127.0.0.1/::1",
+     ConnectAlgorithm::happy_eyeballs,
+     200ms,
+     FastFail::loopback_literals,
+     AddressSource::curl_localhost_ipv6_first,
+     true},
+    {"wget",
+     {},
+     "wget",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false},
+    {"node",
+     {"", "17.0.0"},
+     "Node.js <= 16",
+     "first address only, IPv4 first; Windows: no SYN retries",
+     ConnectAlgorithm::first_address,
+     0ms,
+     FastFail::loopback,
+     AddressSource::resolver_ipv4_first,
+     false},
+    {"node",
+     {"17.0.0", "20.0.0"},
+     "Node.js 17 to 19",
+     "first address only; Windows: no SYN retries on loopback",
+     ConnectAlgorithm::first_address,
+     0ms,
+     FastFail::loopback,
+     AddressSource::resolver,
+     false},
+    {"node",
+     {"20.0.0", "25.2.0"},
+     "Node.js 20.0 to 25.1",
+     "autoSelectFamily, 250 ms per attempt; Windows: no SYN retries",
+     ConnectAlgorithm::attempt_timeout,
+     250ms,
+     FastFail::loopback,
+     AddressSource::resolver,
+     false},
+    {"node",
+     {"25.2.0", ""},
+     "Node.js >= 25.2",
+     "autoSelectFamily, 500 ms per attempt; Windows: no SYN retries",
+     ConnectAlgorithm::attempt_timeout,
+     500ms,
+     FastFail::loopback,
+     AddressSource::resolver,
+     false},
+    {"go",
+     {},
+     "Go net.Dial",
+     "own RFC 6724 order, fallback 300 ms; Windows: no SYN retries",
+     ConnectAlgorithm::go_dual_stack,
+     300ms,
+     FastFail::loopback,
+     AddressSource::go_rfc6724,
+     false},
+    {"java-socket",
+     {},
+     "Java java.net.Socket",
+     "one address, IPv4 preferred",
+     ConnectAlgorithm::first_ipv4,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false},
+    {"java-httpclient",
+     {},
+     "Java HttpClient",
+     "one address, IPv4 preferred; a refusal is retried once",
+     ConnectAlgorithm::first_ipv4,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     true},
+}};
+
+} // namespace
+
+std::span<const ClientModel> client_models() {
+    return models;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,182 @@
+// The advice half of the diagnosis: the fixes to offer (client settings,
+// the address to use, the server to start or rebind), the exit code and the
+// one-line verdict, from the findings diagnose.cpp made.
+#include "loopcheck/core/diagnose_listeners.hpp"
+#include "loopcheck/core/diagnoser.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace loopcheck::detail {
+
+using namespace std::chrono_literals;
+
+void Diagnoser::client_fixes() {
+    // A fix that is a client setting, named for the case measured: which
+    // family the server accepts on, and which clients pay for it here.
+    if (!first_accept_ || !name_target())
+        return;
+    const Family served = obs_[*first_accept_].address.family;
+    const bool other_fails = std::any_of(obs_.begin(), obs_.end(), [&](const Observation& o) {
+        return o.address.family != served && !accepted(o);
+    });
+    if (!other_fails)
+        return;
+    auto pays = [&](std::string_view id) {
+        return std::any_of(d_.clients.begin(), d_.clients.end(),
+                           [&](const ClientImpact& c) { return c.id == id && client_pays(c); });
+    };
+    if (served == Family::ipv4) {
+        if (pays("node"))
+            d_.fixes.push_back("Node.js: start it with --dns-result-order=ipv4first (or call "
+                               "dns.setDefaultResultOrder('ipv4first')) so it tries 127.0.0.1 "
+                               "first.");
+        if (pays("dotnet"))
+            d_.fixes.push_back(".NET: set DOTNET_SYSTEM_NET_DISABLEIPV6=1 so it does not try ::1.");
+        if (pays("curl"))
+            d_.fixes.push_back("curl: add -4 (--ipv4).");
+        return;
+    }
+    // IPv6 only: the clients that never try ::1 fail outright.
+    std::vector<std::string> failing;
+    for (const auto& c : d_.clients)
+        if (!c.prediction.connected)
+            failing.push_back(c.client);
+    if (!failing.empty())
+        d_.fixes.push_back(fmt::format(
+            "These clients never try {0} and fail here: {1}. Connect them to {0} (for a URL, "
+            "the host [{2}]), or make {3} listen on 127.0.0.1 as well.",
+            endpoint_string(obs_[*first_accept_].address), fmt::join(failing, ", "),
+            ip_string(obs_[*first_accept_].address),
+            server_name(listener_at(obs_[*first_accept_].address))));
+    if (pays("java-socket") || pays("java-httpclient"))
+        d_.fixes.push_back("Java: run it with -Djava.net.preferIPv6Addresses=true so it prefers "
+                           "::1.");
+    if (pays("curl"))
+        d_.fixes.push_back("curl: add -6 (--ipv6).");
+}
+
+void Diagnoser::fixes() {
+    const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
+    if (slow_fallback && name_target()) {
+        const auto& winner = obs_[*first_accept_].address;
+        const Listener* server = listener_at(winner);
+        d_.rewritten = rewrite_host(*in_.target, winner);
+        d_.fixes.push_back(
+            server ? fmt::format("Connect to {} instead of {}: {} listens on {}.", *d_.rewritten,
+                                 in_.target->input, owner_string(*server), bound_string(*server))
+                   : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
+                                 *d_.rewritten, in_.target->input));
+        d_.fixes.push_back(fmt::format("Or make {} listen on both ::1 and 127.0.0.1, or on [::] "
+                                       "with IPV6_V6ONLY off, so every address of the name "
+                                       "accepts.",
+                                       server_name(server)));
+        if (winner.family == Family::ipv6) {
+            d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
+                               "and nothing accepts there.");
+        }
+        d_.fixes.push_back(
+            os_ == Os::windows
+                ? "Or use a client that does not wait out the retries: one with Happy Eyeballs "
+                  "(asyncio happy_eyeballs_delay=0.25, curl, Go) or one that turns SYN retries "
+                  "off on loopback (Node.js, Go, curl >= 8.22)."
+                : "Or use a client that does not wait for the failed address: one with Happy "
+                  "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl, Go) or Node.js >= 20 "
+                  "(autoSelectFamily).");
+    } else if (first_accept_ && *first_accept_ > 0 && name_target()) {
+        d_.rewritten = rewrite_host(*in_.target, obs_[*first_accept_].address);
+    }
+    const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
+                                          [](auto& f) { return f.id == finding_id::slow_refusal; });
+    const bool elsewhere = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
+        return f.id == finding_id::listener_elsewhere;
+    });
+    if (!first_accept_ && !in_.expect_refused && elsewhere) {
+        // The server runs, on an address the client does not use.
+        std::string rewritten;
+        for (auto& f :
+             listener_words::elsewhere_fixes(port_listeners_, *in_.target, obs_, rewritten))
+            d_.fixes.push_back(std::move(f));
+        d_.rewritten = std::move(rewritten);
+    } else if (!first_accept_ && !in_.expect_refused && port_listeners_.empty()) {
+        // (When something listens at an address that timed out, the server
+        // runs: the no-answer finding says what to look at instead.)
+        d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
+                                       "listens on (port {} here).",
+                                       in_.target->port));
+    }
+    if (!first_accept_ && slow_refusal) {
+        d_.fixes.push_back(
+            os_ == Os::windows
+                ? "A test that uses a closed port as \"a server that is down\" pays the slow "
+                  "refusal on every call: give that connect a short timeout (0.5 s), or turn "
+                  "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go."
+                : "A test that uses a closed port as \"a server that is down\" pays the slow "
+                  "refusal on every call: give that connect a short timeout (0.5 s).");
+    }
+    client_fixes();
+}
+
+int Diagnoser::exit_code() const {
+    for (const auto& f : d_.findings) {
+        if (f.severity >= Severity::warning &&
+            (f.id == finding_id::slow_refusal || f.id == finding_id::fallback_penalty ||
+             f.id == finding_id::slow_accept || f.id == finding_id::accept_queue_full))
+            return exit_code::slow;
+    }
+    if (!first_accept_) {
+        const bool ok = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
+            return f.id == finding_id::server_down && f.severity == Severity::ok;
+        });
+        return ok ? exit_code::healthy : exit_code::server_down;
+    }
+    return exit_code::healthy;
+}
+
+void Diagnoser::verdict() {
+    const auto& input = in_.target->input;
+    if (!first_accept_) {
+        const bool slow = d_.exit_code == exit_code::slow;
+        const bool expected = d_.exit_code == exit_code::healthy;
+        d_.verdict = fmt::format("{}: nothing accepts on {} ({} address{} tried{})",
+                                 expected ? "OK" : (slow ? "SLOW" : "DOWN"), input, obs_.size(),
+                                 obs_.size() == 1 ? "" : "es",
+                                 expected ? ", refused as expected"
+                                          : (slow ? ", and the refusals are slow" : ""));
+        return;
+    }
+    const auto& winner = obs_[*first_accept_];
+    if (d_.exit_code == exit_code::slow && *first_accept_ > 0 && penalty_ > in_.threshold) {
+        d_.verdict = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
+                                 input, format_duration(penalty_), endpoint_string(winner.address));
+    } else if (d_.exit_code == exit_code::slow) {
+        // Name what was slow: a refusal, an accept queue, or an accept.
+        const auto refusal = std::find_if(obs_.begin(), obs_.end(), [&](const Observation& o) {
+            return o.summary.outcome == Outcome::refused && cost(o) > in_.threshold;
+        });
+        const bool queue = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
+            return f.id == finding_id::accept_queue_full;
+        });
+        if (refusal != obs_.end())
+            d_.verdict =
+                fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", input,
+                            endpoint_string(winner.address), endpoint_string(refusal->address),
+                            format_duration(cost(*refusal)));
+        else if (queue)
+            d_.verdict = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
+                                     "overflowed: an accept needed a SYN retransmission",
+                                     input, endpoint_string(winner.address));
+        else
+            d_.verdict =
+                fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", input,
+                            endpoint_string(winner.address), format_duration(in_.threshold));
+    } else {
+        d_.verdict =
+            fmt::format("OK: {} connects to {} in {}", input, endpoint_string(winner.address),
+                        format_duration(penalty_ + cost(winner)));
+    }
+}
+
+} // namespace loopcheck::detail
