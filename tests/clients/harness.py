@@ -33,6 +33,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from matcher import compare, find_row, version_of
+
 HERE = Path(__file__).resolve().parent
 PROBES = HERE / "probes"
 
@@ -49,8 +51,6 @@ MAX_ENVS = 4
 # connects, and what is compared is the clients' algorithms.
 NICE = ["nice", "-n", "-20"]
 
-TOLERANCE_MS = 50.0
-TOLERANCE_FRACTION = 0.20
 
 
 @dataclass(frozen=True)
@@ -241,11 +241,6 @@ class Servers:
 # --- Running the clients. --------------------------------------------------
 
 
-def version_of(text: str) -> str | None:
-    m = re.search(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?", text)
-    return ".".join(g for g in m.groups() if g is not None) if m else None
-
-
 def run_bounded(argv: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, timeout=RUN_LIMIT_S, check=False)
 
@@ -427,65 +422,6 @@ def stage_probes(env: Env, keep: list[Path]) -> None:
                               capture_output=True, text=True, timeout=600, check=False)
         if proc.returncode != 0:
             env.go_missing = f"go build failed: {proc.stderr.strip()[-200:]}"  # type: ignore[attr-defined]
-
-
-# --- The model side. -------------------------------------------------------
-
-
-def vtuple(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
-
-
-def in_range(version: str, versions: dict | None) -> bool:
-    versions = versions or {}
-    lo, hi = versions.get("min"), versions.get("below")
-    v = vtuple(version)
-    return (lo is None or vtuple(lo) <= v) and (hi is None or v < vtuple(hi))
-
-
-# Today's main has no ids: its rows are found by their display name. Only
-# used when no row of the report has an id (table marks it "legacy name").
-LEGACY_NAMES = {
-    "python": lambda v: "Python requests / socket.create_connection",
-    "python-asyncio": lambda v: "Python asyncio, happy_eyeballs_delay=0.25",
-    "curl": lambda v: "curl >= 8.22" if vtuple(v) >= (8, 22) else "curl < 8.22",
-    "node": lambda v: "Node.js (libuv)",
-    "go": lambda v: "Go net.Dial",
-    "java-socket": lambda v: "Java java.net.Socket",
-}
-
-
-def find_row(rows: list[dict], client_id: str, version: str) -> tuple[dict | None, str]:
-    """The report's row for this client: same id, min <= version < below.
-    Returns (row, how it was found or why none was)."""
-    if any("id" in r for r in rows):
-        hits = [r for r in rows if r.get("id") == client_id and in_range(version, r.get("versions"))]
-        if len(hits) > 1:
-            return None, f"{len(hits)} rows for {client_id} {version}: ranges overlap"
-        if not hits:
-            return None, f"no row for {client_id} {version}"
-        return hits[0], "id"
-    legacy = LEGACY_NAMES.get(client_id)
-    name = legacy(version) if legacy else None
-    for r in rows:
-        if r.get("client") == name:
-            return r, "legacy name"
-    return None, f"no row for {client_id} (report without ids)"
-
-
-def compare(real: dict, row: dict | None) -> tuple[bool, str]:
-    """Same success or failure, and the time within max(50 ms, 20 %)."""
-    if row is None:
-        return False, "no model row"
-    if bool(real["connected"]) != bool(row["connected"]):
-        verb = {True: "connected", False: "failed"}
-        return False, f"real {verb[bool(real['connected'])]}, model {verb[bool(row['connected'])]}"
-    model_ms = float(row["connect_ms"])
-    allowed = max(TOLERANCE_MS, TOLERANCE_FRACTION * model_ms)
-    diff = float(real["ms"]) - model_ms
-    if abs(diff) > allowed:
-        return False, f"real {real['ms']:.1f} ms vs model {model_ms:.1f} ms (allowed ±{allowed:.0f})"
-    return True, ""
 
 
 # --- One scenario. ---------------------------------------------------------

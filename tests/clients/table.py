@@ -35,8 +35,7 @@ Each client connects to `localhost:PORT` in the netns lab, on a port of its
 own, after a warm-up connect in the same process; *real* is its connect time
 (from the call to TCP connected, or to the failure), *model* the row of
 `loopcheck --json localhost:PORT` for the client's id and installed version,
-run in the same scenario on a port of its own ("by name": the report had no
-row ids yet, and the row was found by its display name). A match is the same
+run in the same scenario on a port of its own. A match is the same
 success or failure and a time within max(50 ms, 20 %) of the model; a time
 off the model is measured twice more and the median of the three decides.
 """
@@ -71,8 +70,7 @@ def cell_model(r: dict) -> str:
         return "no row" if "real" in r else ""
     what = f"connected, {m['connect_ms']:.1f} ms via {address(m.get('via'))}" if m["connected"] else \
         f"failed, {m['connect_ms']:.1f} ms"
-    legacy = ", by name" if r.get("found_by") == "legacy name" else ""
-    return f"{what} (row: {m.get('client')}{legacy})"
+    return f"{what} (row: {m.get('client')})"
 
 
 def main(argv: list[str]) -> int:
