@@ -3,6 +3,18 @@
 # find_package. Each is exposed as a loopcheck:: alias so that a cross build
 # can point them at header-only copies without touching the targets.
 
+# fmt from its headers alone, compiled once: a static library of
+# cmake/fmt_once.cpp (fmt's own functions and instantiations) that
+# loopcheck::fmt links, with HEADERS (an interface target) giving fmt's
+# include directory. Header-only fmt would compile all of fmt again in
+# every source file that formats (docs/hacking.md#presets).
+function(loopcheck_fmt_compiled_once headers)
+    add_library(loopcheck_fmt_once STATIC ${PROJECT_SOURCE_DIR}/cmake/fmt_once.cpp)
+    target_link_libraries(loopcheck_fmt_once PUBLIC ${headers})
+    add_library(loopcheck::fmt INTERFACE IMPORTED GLOBAL)
+    target_link_libraries(loopcheck::fmt INTERFACE loopcheck_fmt_once)
+endfunction()
+
 if(LOOPCHECK_HEADER_ONLY_DEPS)
     # Cross builds (cmake/toolchains/mingw-w64.cmake) use fmt and spdlog
     # header-only, CLI11 and Catch2 2 (single header) from
@@ -30,9 +42,7 @@ if(LOOPCHECK_HEADER_ONLY_DEPS)
     endif()
     add_library(loopcheck_deps_headers INTERFACE)
     target_include_directories(loopcheck_deps_headers SYSTEM INTERFACE ${LOOPCHECK_DEPS_INCLUDE_DIR})
-    add_library(loopcheck::fmt INTERFACE IMPORTED)
-    target_link_libraries(loopcheck::fmt INTERFACE loopcheck_deps_headers)
-    target_compile_definitions(loopcheck::fmt INTERFACE FMT_HEADER_ONLY=1)
+    loopcheck_fmt_compiled_once(loopcheck_deps_headers)
     # spdlog is header-only unless SPDLOG_COMPILED_LIB is defined, so only
     # the external fmt needs saying.
     add_library(loopcheck::spdlog INTERFACE IMPORTED)
@@ -51,14 +61,16 @@ find_package(CLI11 REQUIRED)
 
 if(LOOPCHECK_SELF_CONTAINED)
     # fmt and spdlog compiled into loopcheck from the installed packages'
-    # own headers (both libraries are header-only when asked), so the binary
+    # own headers (fmt once, cmake/fmt_once.cpp; spdlog header-only), so the binary
     # neither needs libfmt.so / libspdlog.so at run time nor pays the
     # dynamic loader for their symbols at every start
     # (docs/performance.md). fmt's package exports the header-only target
     # itself; spdlog's header-only target would link the shared fmt that
     # Debian builds it against, so only its include directory is taken.
-    add_library(loopcheck::fmt INTERFACE IMPORTED)
-    target_link_libraries(loopcheck::fmt INTERFACE fmt::fmt-header-only)
+    get_target_property(fmt_include_dirs fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+    add_library(loopcheck_fmt_headers INTERFACE)
+    target_include_directories(loopcheck_fmt_headers SYSTEM INTERFACE ${fmt_include_dirs})
+    loopcheck_fmt_compiled_once(loopcheck_fmt_headers)
     get_target_property(spdlog_include_dirs spdlog::spdlog INTERFACE_INCLUDE_DIRECTORIES)
     add_library(loopcheck::spdlog INTERFACE IMPORTED)
     target_include_directories(loopcheck::spdlog INTERFACE ${spdlog_include_dirs})

@@ -3,19 +3,19 @@
 // binds), and runs the check pipeline on localhost:PORT for all of their
 // ports at once, so every port gets the same diagnosis `loopcheck
 // localhost:PORT` gives, plus the audit's own flags (src/core/audit.cpp).
-#include "loopcheck/core/audit.hpp"
 #include "loopcheck/cli/command.hpp"
-#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/pipeline.hpp"
+#include "loopcheck/cli/version.hpp"
+#include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/report/audit_report.hpp"
-#include "loopcheck/cli/version.hpp"
 
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
@@ -67,14 +67,13 @@ int run_audit(const AuditArgs& args) {
     const auto table =
         platform::list_listeners(one_port ? std::optional(ranges[0].first) : std::nullopt);
     if (!table)
-        return report_error(exit_code::internal,
-                            fmt::format("cannot list listening sockets: {}", table.error().message));
+        return report_error(exit_code::internal, fmt::format("cannot list listening sockets: {}",
+                                                             table.error().message));
 
     AuditReport audit;
     audit.filtered = !ranges.empty();
     audit.ports = group_ports(table->listeners, ranges, audit.not_loopback);
-    spdlog::debug("{} listener(s), {} port(s) to audit", table->listeners.size(),
-                  audit.ports.size());
+    log::debug("{} listener(s), {} port(s) to audit", table->listeners.size(), audit.ports.size());
     Report& check = audit.check;
     check.loopcheck_version = std::string(version());
     check.command_line = command_line(args, opt);
@@ -90,10 +89,10 @@ int run_audit(const AuditArgs& args) {
     resolve_targets(check, opt);
     attach_listeners(check, table);
     run_rounds(check, opt);
-    spdlog::debug("probes done"); // -v shows where an audit spends its time
+    log::debug("probes done"); // -v shows where an audit spends its time
     conclude(check, opt);
     conclude_audit(audit);
-    spdlog::debug("{} port(s) diagnosed", audit.ports.size());
+    log::debug("{} port(s) diagnosed", audit.ports.size());
 
     write_report(opt.format, {[&] { return render_audit_text(audit, text_style(opt)); },
                               [&] { return render_audit_json(audit); },

@@ -1,16 +1,16 @@
 #include "loopcheck/cli/cmd_check.hpp"
 
-#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/pipeline.hpp"
-#include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/common/probe.hpp"
-#include "loopcheck/core/selfcheck.hpp"
 #include "loopcheck/cli/version.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/selfcheck.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/common/probe.hpp"
+#include "loopcheck/platform/platform.hpp"
 
 #include <cstdio>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
@@ -51,7 +51,7 @@ Result<SelfCheckSetup> set_up_self_check() {
             s.facts.closed_port_v6 = c6->port;
         }
     } else {
-        spdlog::debug("no IPv6 loopback: {}", closed6.error().message);
+        log::debug("no IPv6 loopback: {}", closed6.error().message);
     }
     s.targets.push_back(fmt::format("localhost:{}", s.facts.listener_port));
     s.targets.push_back(fmt::format("127.0.0.1:{}", s.facts.closed_port_v4));
@@ -117,9 +117,9 @@ int run_check(const Options& opt) {
     const int code = combined_exit_code(report);
     report.exit_code = code;
 
-    write_report(opt.format, {[&] { return render_text(report, text_style(opt)); },
-                              [&] { return render_json(report); },
-                              [&] { return render_markdown(report); }});
+    write_report(opt.format,
+                 {[&] { return render_text(report, text_style(opt)); },
+                  [&] { return render_json(report); }, [&] { return render_markdown(report); }});
     return code;
 }
 

@@ -1,23 +1,23 @@
 // `loopcheck staircase [TARGET]`: the command line and the probing; the
 // summaries, fit and conclusion are in src/core/staircase.cpp, the output
 // in src/report/staircase_report.cpp.
-#include "loopcheck/report/staircase_report.hpp"
 #include "loopcheck/cli/command.hpp"
-#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/options.hpp"
-#include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/cli/progress.hpp"
+#include "loopcheck/cli/version.hpp"
+#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/target.hpp"
 #include "loopcheck/core/untrusted.hpp"
-#include "loopcheck/cli/version.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/common/probe.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/report/staircase_report.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
@@ -124,7 +124,7 @@ int run_staircase(const StaircaseOptions& o) {
             std::vector<ProbeSpec> specs;
             for (const auto& p : *addresses)
                 specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
-            spdlog::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
+            log::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
             auto got = probe(specs, common->timeout, progress.callback());
             for (std::size_t a = 0; a < got.size(); ++a)
                 samples[a * limits + l].push_back(std::move(got[a]));

@@ -12,6 +12,7 @@
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/core/target.hpp"
 #include "loopcheck/core/wait.hpp"
+#include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/probe.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/report/wait_report.hpp"
@@ -21,7 +22,6 @@
 #include <fmt/format.h>
 #include <map>
 #include <memory>
-#include <spdlog/spdlog.h>
 #include <thread>
 
 namespace loopcheck {
@@ -405,8 +405,7 @@ int run_wait(const WaitArgs& a) {
         const SystemFacts facts = platform::system_facts();
         StatusLine status(common->verbosity >= 0 && platform::is_terminal(platform::Stream::err));
         Wait wait(r, facts);
-        spdlog::debug("waiting up to {} for {} target(s)", format_duration(r.limit),
-                      r.targets.size());
+        log::debug("waiting up to {} for {} target(s)", format_duration(r.limit), r.targets.size());
         wait.run(status);
         wait.confirm_order();
         wait.end_pending();

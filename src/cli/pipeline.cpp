@@ -1,17 +1,18 @@
-#include "loopcheck/core/conclude.hpp"
-#include "loopcheck/platform/common/emulation_run.hpp"
 #include "loopcheck/cli/pipeline.hpp"
 
+#include "loopcheck/cli/progress.hpp"
+#include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/emulation_model.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/hosts.hpp"
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/platform/common/probe.hpp"
-#include "loopcheck/cli/progress.hpp"
 #include "loopcheck/core/quick.hpp"
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/platform/common/emulation_run.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/common/probe.hpp"
 
 #include <algorithm>
 #include <array>
@@ -21,7 +22,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
@@ -101,9 +101,8 @@ void add_curl_localhost(Report& report, FamilyFilter family) {
         for (Address a : {make_ipv4(127, 0, 0, 1, tr.target.port), ipv6_loopback(tr.target.port)}) {
             const bool resolved = std::any_of(tr.addresses.begin(), tr.addresses.end(),
                                               [&](const auto& r) { return r.address == a; });
-            const bool filtered =
-                (family == FamilyFilter::ipv4 && a.family == Family::ipv6) ||
-                (family == FamilyFilter::ipv6 && a.family == Family::ipv4);
+            const bool filtered = (family == FamilyFilter::ipv4 && a.family == Family::ipv6) ||
+                                  (family == FamilyFilter::ipv6 && a.family == Family::ipv4);
             if (!resolved && !filtered)
                 tr.curl_localhost.emplace_back().address = a;
         }
@@ -144,20 +143,20 @@ void resolve_targets(Report& report, const Options& opt) {
                 (opt.family == FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
                 (opt.family == FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
             if (wrong_family)
-                tr.resolve_error = Error{
-                    ErrorKind::resolve,
-                    fmt::format("{} is not an {} address", t.host,
-                                opt.family == FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
+                tr.resolve_error =
+                    Error{ErrorKind::resolve,
+                          fmt::format("{} is not an {} address", t.host,
+                                      opt.family == FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
             else
                 tr.addresses.emplace_back().address = *t.literal;
             continue;
         }
         auto it = answers.find(t.host);
         if (it == answers.end()) {
-            spdlog::debug("resolving {}", t.host);
+            log::debug("resolving {}", t.host);
             it = answers.emplace(t.host, platform::resolve(t.host, 0, opt.family)).first;
             if (it->second)
-                spdlog::debug("{} resolved to {} address(es)", t.host, it->second->size());
+                log::debug("{} resolved to {} address(es)", t.host, it->second->size());
         }
         if (!it->second) {
             tr.resolve_error = it->second.error();
@@ -197,14 +196,14 @@ void attach_listeners(Report& report) {
         return; // nothing here runs on this machine: no table to read
     // One port: the OS can filter. Several: one table for all of them.
     const auto only = ports.size() == 1 ? std::optional(*ports.begin()) : std::nullopt;
-    spdlog::debug("listing listeners{}", only ? fmt::format(" on port {}", *only) : "");
+    log::debug("listing listeners{}", only ? fmt::format(" on port {}", *only) : "");
     attach_listeners(report, platform::list_listeners(only));
 }
 
 void attach_listeners(Report& report, const Result<ListenerTable>& table) {
     report.listener_table.queried = true;
     if (!table) {
-        spdlog::debug("no listener table: {}", table.error().message);
+        log::debug("no listener table: {}", table.error().message);
         report.listener_table.error = table.error().message;
         return;
     }
@@ -233,7 +232,7 @@ void run_rounds(Report& report, const Options& opt) {
     // around the probes shows whether that happened during them.
     const auto overflows_before = platform::listen_overflows();
     for (int round = 0; round < opt.count && !stop_requested(); ++round) {
-        spdlog::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
+        log::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
         auto samples = probe(plan.specs, opt.timeout, progress.callback());
         for (std::size_t i = 0; i < samples.size(); ++i) {
             const Slot& s = plan.slots[i];
@@ -284,9 +283,9 @@ void conclude(Report& report, const Options& opt, std::size_t expect_refused_fro
         if (!tr.resolve_error)
             for (const auto& spec : opt.emulate)
                 tr.emulations.push_back({spec, {}, {}, {}, 0});
-        conclude_target(tr, {opt.threshold, opt.timeout, report.system.os,
-                             opt.expect_refused || i >= expect_refused_from,
-                             report.listen_overflows});
+        conclude_target(tr,
+                        {opt.threshold, opt.timeout, report.system.os,
+                         opt.expect_refused || i >= expect_refused_from, report.listen_overflows});
     }
 }
 
@@ -299,8 +298,8 @@ void run_emulations(Report& report, const Options& opt) {
             // As many rounds as the probes ran (-n): one emulated connect
             // could be the outlier.
             for (int round = 0; round < opt.count && !stop_requested(); ++round) {
-                spdlog::debug("emulating {} against {} (round {})", e.spec.label, tr.target.input,
-                              round + 1);
+                log::debug("emulating {} against {} (round {})", e.spec.label, tr.target.input,
+                           round + 1);
                 e.rounds.push_back(run_emulation(e.spec, addresses, opt.timeout, report.system.os,
                                                  report.system.windows_build));
             }

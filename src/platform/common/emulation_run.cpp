@@ -3,11 +3,11 @@
 #include "loopcheck/platform/common/emulation_run.hpp"
 
 #include "loopcheck/core/syn_policy.hpp"
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/probe.hpp"
+#include "loopcheck/platform/platform.hpp"
 
 #include <algorithm>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
@@ -57,7 +57,7 @@ void Race::start(Lane& lane) {
     lane.current = set_.start(p);
     if (!lane.current) {
         // Out of descriptors: count it as a failed attempt, as a client would.
-        spdlog::warn("emulation: no descriptor left for {}", endpoint_string(a));
+        log::warn("emulation: no descriptor left for {}", endpoint_string(a));
     }
 }
 

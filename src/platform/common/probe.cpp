@@ -1,8 +1,9 @@
 #include "loopcheck/platform/common/probe.hpp"
 
+#include "loopcheck/platform/common/log.hpp"
+
 #include <algorithm>
 #include <atomic>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck {
 
@@ -73,7 +74,7 @@ private:
                     continue;
                 }
                 limit_ = pending_.size();
-                spdlog::debug("out of descriptors: at most {} connects at once", limit_);
+                log::debug("out of descriptors: at most {} connects at once", limit_);
                 return;
             }
             pending_.emplace_back(*id, next_);
@@ -100,9 +101,9 @@ private:
             wait = std::min(wait, progress_interval);
         for (auto& c : set_.wait(std::max(wait, Micros{0}))) {
             const std::size_t index = take(c.id);
-            spdlog::trace("probe {} -> {} in {} us {}", endpoint_string(specs_[index].address),
-                          outcome_name(c.sample.outcome), c.sample.latency.count(),
-                          c.sample.native_name);
+            log::trace("probe {} -> {} in {} us {}", endpoint_string(specs_[index].address),
+                       outcome_name(c.sample.outcome), c.sample.latency.count(),
+                       c.sample.native_name);
             results_[index] = std::move(c.sample);
         }
     }
@@ -122,8 +123,8 @@ private:
                 results_[index].native_name = "interrupted";
                 results_[index].interrupted = true;
             }
-            spdlog::trace("probe {} -> {} after {} us", endpoint_string(specs_[index].address),
-                          stop ? "interrupted" : "timeout", results_[index].latency.count());
+            log::trace("probe {} -> {} after {} us", endpoint_string(specs_[index].address),
+                       stop ? "interrupted" : "timeout", results_[index].latency.count());
         }
     }
 

@@ -4,8 +4,9 @@
 // namespace, but only the owners of processes they may ptrace.
 #include "loopcheck/core/listener_decode.hpp"
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/netstat.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,7 +23,6 @@
 #include <memory>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -113,7 +113,7 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
         auto r =
             decode::decode_sock_diag(std::span(buf.get(), static_cast<std::size_t>(n)), seq, out);
         if (r.interrupted)
-            spdlog::debug("sock_diag: the socket table changed during the dump");
+            log::debug("sock_diag: the socket table changed during the dump");
         switch (r.status) {
         case decode::DiagStatus::more:
             continue;
@@ -135,7 +135,7 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
 void find_owners(std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>& wanted) {
     DIR* proc = ::opendir("/proc");
     if (proc == nullptr) {
-        spdlog::debug("cannot open /proc: {}", std::strerror(errno));
+        log::debug("cannot open /proc: {}", std::strerror(errno));
         return;
     }
     std::vector<std::uint32_t> pids;
@@ -178,7 +178,7 @@ void find_owners(std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>
         ::closedir(fds);
     }
     ::closedir(proc);
-    spdlog::debug("/proc: {} process(es), {} not readable by this user", pids.size(), denied);
+    log::debug("/proc: {} process(es), {} not readable by this user", pids.size(), denied);
 }
 
 std::string process_name(std::uint32_t pid) {
@@ -211,7 +211,7 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
             // table is still worth having.
             if (family == AF_INET)
                 return dumped.error();
-            spdlog::debug("IPv6 listeners: {}", dumped.error().message);
+            log::debug("IPv6 listeners: {}", dumped.error().message);
             missing =
                 fmt::format("IPv6 listeners could not be listed ({})", dumped.error().message);
             continue;

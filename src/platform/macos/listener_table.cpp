@@ -7,6 +7,7 @@
 // unit-tested on every OS.
 #include "loopcheck/core/listener_decode.hpp"
 #include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 
 #include <algorithm>
@@ -15,7 +16,6 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <libproc.h>
-#include <spdlog/spdlog.h>
 #include <sys/proc_info.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -129,7 +129,7 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
                                           skipped)
                             : fmt::format("{} process(es) could not be searched", skipped);
     }
-    spdlog::debug("libproc: {} process(es), {} skipped", pids.size(), skipped);
+    log::debug("libproc: {} process(es), {} skipped", pids.size(), skipped);
     return table;
 }
 

@@ -1,7 +1,8 @@
 // The platform layer for Linux, macOS and other POSIX systems: BSD sockets,
 // poll(), getaddrinfo(). Linux-only and macOS-only parts are marked.
-#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,7 +14,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -216,8 +216,8 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     auto& e = impl_->entries.back();
     if (fd < 0) {
         e.sample = sample_from_errno(errno, Micros{0});
-        spdlog::trace("socket() for {} failed: {}", endpoint_string(spec.address),
-                      e.sample.native_name);
+        log::trace("socket() for {} failed: {}", endpoint_string(spec.address),
+                   e.sample.native_name);
         impl_->finished_at_once.push_back(id);
         return id;
     }
@@ -229,8 +229,12 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&ss), len);
     const int err = rc == 0 ? 0 : errno;
     const Micros elapsed = monotonic_now() - e.start;
-    spdlog::trace("connect({}) -> {}", endpoint_string(spec.address),
-                  rc == 0 ? "0" : classify_errno(err).name);
+    // EINPROGRESS is the usual answer of a non-blocking connect, not a
+    // failure, so classify_errno() does not know it.
+    log::trace("connect({}) -> {}", endpoint_string(spec.address),
+               rc == 0              ? "0"
+               : err == EINPROGRESS ? "EINPROGRESS"
+                                    : classify_errno(err).name);
     std::optional<Sample> finished;
     if (rc == 0) {
         finished = Sample{};
@@ -271,7 +275,7 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     const Micros now = monotonic_now();
     if (n < 0) {
         if (errno != EINTR)
-            spdlog::warn("poll failed: {}", std::strerror(errno));
+            log::warn("poll failed: {}", std::strerror(errno));
         return done;
     }
     std::vector<Id> still_open;

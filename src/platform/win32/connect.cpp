@@ -3,17 +3,17 @@
 // (listeners, closed ports) are in src/platform/win32/owned_sockets.cpp, system
 // facts and the console in src/platform/win32/facts.cpp, shared socket
 // helpers in src/platform/win32/socket_helpers.cpp. docs/windows.md explains each call.
-#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/core/windows_tcp_info.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
 #include "loopcheck/platform/common/connect_book.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/win32/socket_helpers.hpp"
 
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 // After the Winsock headers (platform/win32/socket_helpers.hpp) it relies on.
 #include "loopcheck/platform/common/sockaddr.hpp"
@@ -83,13 +83,13 @@ void apply_syn_policy(SOCKET s, const ProbeSpec& spec, Sample& out) {
     if (::WSAIoctl(s, SIO_TCP_INITIAL_RTO, &payload, sizeof payload, nullptr, 0, &returned, nullptr,
                    nullptr) == 0) {
         out.option = OptionState::applied;
-        spdlog::trace("{} -> 0", initial_rto_call_text(*p));
+        log::trace("{} -> 0", initial_rto_call_text(*p));
         return;
     }
     out.option = OptionState::refused;
     out.option_error = ::WSAGetLastError();
     out.option_error_name = wsa_error_name(out.option_error);
-    spdlog::trace("{} -> {}", initial_rto_call_text(*p), out.option_error_name);
+    log::trace("{} -> {}", initial_rto_call_text(*p), out.option_error_name);
 }
 
 /// SYN retransmissions the stack counted, from SIO_TCP_INFO version 0
@@ -102,13 +102,13 @@ std::optional<int> read_syn_retransmissions(SOCKET s) {
     DWORD written = 0;
     if (::WSAIoctl(s, sio_tcp_info, &version, sizeof version, info.data(),
                    static_cast<DWORD>(info.size()), &written, nullptr, nullptr) != 0) {
-        spdlog::trace("SIO_TCP_INFO(version=0) -> {}", wsa_error_name(::WSAGetLastError()));
+        log::trace("SIO_TCP_INFO(version=0) -> {}", wsa_error_name(::WSAGetLastError()));
         return std::nullopt;
     }
     const auto count = tcp_info_v0_syn_retransmissions(
         std::span<const std::uint8_t>(info.data(), std::min<std::size_t>(written, info.size())));
-    spdlog::trace("SIO_TCP_INFO(version=0) -> {} bytes, SynRetrans={}", written,
-                  count ? std::to_string(*count) : "n/a");
+    log::trace("SIO_TCP_INFO(version=0) -> {} bytes, SynRetrans={}", written,
+               count ? std::to_string(*count) : "n/a");
     return count;
 }
 
@@ -187,7 +187,7 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
 // (learn.microsoft.com .../winsock2/nf-winsock2-select).
 
 struct ConnectSet::Impl : detail::ConnectBook<SOCKET, INVALID_SOCKET, close_with> {
-    fd_set readfds{}; ///< the wake socket only
+    fd_set readfds{};  ///< the wake socket only
     fd_set writefds{}; ///< 8 KiB each at FD_SETSIZE 1024: kept off the stack
     fd_set exceptfds{};
 };
@@ -214,8 +214,8 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     auto& e = im.entries.back();
     if (s == INVALID_SOCKET) {
         e.sample = wsa_failure_sample(open_err, Micros{0});
-        spdlog::trace("socket() for {} failed: {}", endpoint_string(spec.address),
-                      e.sample.native_name);
+        log::trace("socket() for {} failed: {}", endpoint_string(spec.address),
+                   e.sample.native_name);
         im.finished_at_once.push_back(id);
         return id;
     }
@@ -227,8 +227,8 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     const int rc = ::connect(s, reinterpret_cast<const sockaddr*>(&ss), len);
     const int err = rc == 0 ? 0 : ::WSAGetLastError();
     const Micros elapsed = monotonic_now() - e.start;
-    spdlog::trace("connect({}) -> {}", endpoint_string(spec.address),
-                  rc == 0 ? "0" : wsa_error_name(err));
+    log::trace("connect({}) -> {}", endpoint_string(spec.address),
+               rc == 0 ? "0" : wsa_error_name(err));
     // A non-blocking connect in progress is WSAEWOULDBLOCK on Windows, not
     // EINPROGRESS.
     if (rc == 0 || err != WSAEWOULDBLOCK) {
@@ -266,12 +266,12 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     const int n = ::select(0, &im.readfds, &im.writefds, &im.exceptfds, &tv);
     const Micros now = monotonic_now();
     if (n == SOCKET_ERROR) {
-        spdlog::warn("select failed: {}", wsa_error_name(::WSAGetLastError()));
+        log::warn("select failed: {}", wsa_error_name(::WSAGetLastError()));
         return done;
     }
     if (wake != INVALID_SOCKET && FD_ISSET(wake, &im.readfds) != 0) {
         drain_wake_socket();
-        spdlog::trace("select woken by interrupt_waits()");
+        log::trace("select woken by interrupt_waits()");
     }
     std::vector<Id> still_open;
     for (Id id : im.open) {

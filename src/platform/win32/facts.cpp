@@ -1,8 +1,9 @@
 // Windows system facts and the console: the version from RtlGetVersion,
 // Max SYN Retransmissions from WMI, where the hosts file is, and whether
 // stdout and stderr are consoles that take ANSI codes.
-#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/win32/socket_helpers.hpp"
 
 #include <array>
@@ -12,7 +13,6 @@
 #include <fmt/format.h>
 #include <future>
 #include <memory>
-#include <spdlog/spdlog.h>
 #include <thread>
 #include <wbemidl.h>
 
@@ -181,12 +181,12 @@ std::vector<TcpSettingRow> read_tcp_settings() {
         auto rows = task->get_future();
         std::thread([task] { (*task)(); }).detach();
         if (rows.wait_for(wmi_wait) != std::future_status::ready) {
-            spdlog::debug("WMI gave no answer within {} s", wmi_wait.count());
+            log::debug("WMI gave no answer within {} s", wmi_wait.count());
             return {};
         }
         return rows.get();
     } catch (const std::exception& e) {
-        spdlog::debug("reading MSFT_NetTCPSetting failed: {}", e.what());
+        log::debug("reading MSFT_NetTCPSetting failed: {}", e.what());
         return {};
     }
 }
@@ -251,11 +251,10 @@ SystemFacts system_facts() {
     }
     const auto rows = read_tcp_settings();
     for (const auto& r : rows)
-        spdlog::debug("MSFT_NetTCPSetting {}: MaxSynRetransmissions={}, AutomaticUseCustom={}",
-                      r.setting_name,
-                      r.max_syn_retransmissions ? std::to_string(*r.max_syn_retransmissions)
-                                                : "unset",
-                      r.automatic_use_custom ? std::to_string(*r.automatic_use_custom) : "unset");
+        log::debug("MSFT_NetTCPSetting {}: MaxSynRetransmissions={}, AutomaticUseCustom={}",
+                   r.setting_name,
+                   r.max_syn_retransmissions ? std::to_string(*r.max_syn_retransmissions) : "unset",
+                   r.automatic_use_custom ? std::to_string(*r.automatic_use_custom) : "unset");
     const bool server = version && version->wProductType != VER_NT_WORKSTATION;
     auto [value, source] = max_syn_retransmissions_report(rows, server);
     f.tcp_settings.emplace_back(max_syn_retransmissions_key, std::move(value));

@@ -20,9 +20,10 @@
 #include <tlhelp32.h>
 // clang-format on
 
+#include "loopcheck/platform/common/log.hpp"
+
 #include <cstddef>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 #include <unordered_map>
 #include <vector>
 
@@ -74,7 +75,7 @@ std::vector<decode::WindowsProcess> process_snapshot() {
     std::vector<decode::WindowsProcess> out;
     const HANDLE snap = ::CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
     if (snap == INVALID_HANDLE_VALUE) {
-        spdlog::debug("CreateToolhelp32Snapshot failed: error {}", ::GetLastError());
+        log::debug("CreateToolhelp32Snapshot failed: error {}", ::GetLastError());
         return out;
     }
     PROCESSENTRY32W entry{};
@@ -142,7 +143,7 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
             const std::string path = process_path(row.pid);
             name->second = decode::windows_owner_name(row.pid, path, snapshot);
             if (!path.empty())
-                spdlog::debug("pid {}: {}", row.pid, path);
+                log::debug("pid {}: {}", row.pid, path);
         }
         l.process = name->second;
         unnamed += l.process.empty();
@@ -156,8 +157,8 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
         table.hidden_because = snapshot.empty()
                                    ? "the process list could not be read"
                                    : "the table gives no owner (pid 0) or the process has ended";
-    spdlog::debug("GetExtendedTcpTable: {} listener(s), {} process(es) in the snapshot",
-                  table.listeners.size(), snapshot.size());
+    log::debug("GetExtendedTcpTable: {} listener(s), {} process(es) in the snapshot",
+               table.listeners.size(), snapshot.size());
     return table;
 }
 

@@ -1,11 +1,11 @@
 // The sockets loopcheck holds itself on Windows: listeners for the
 // self-check and tests, closed ports it reserves, and their addresses.
-#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/win32/socket_helpers.hpp"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace loopcheck::platform {
 
@@ -42,8 +42,8 @@ Result<Socket> bound_socket(const Address& bind, bool v6only) {
     const BOOL exclusive = TRUE;
     if (::setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
                      sizeof exclusive) != 0)
-        spdlog::debug("SO_EXCLUSIVEADDRUSE on {}: {}", endpoint_string(bind),
-                      wsa_error_name(::WSAGetLastError()));
+        log::debug("SO_EXCLUSIVEADDRUSE on {}: {}", endpoint_string(bind),
+                   wsa_error_name(::WSAGetLastError()));
     if (bind.family == Family::ipv6) {
         // Windows' default is already V6ONLY on; set it either way so the
         // socket means what the caller asked (dual-stack-sockets docs).

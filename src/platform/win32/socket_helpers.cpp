@@ -1,18 +1,18 @@
 #include "loopcheck/platform/win32/socket_helpers.hpp"
-#include "loopcheck/core/untrusted.hpp"
 
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/core/utf16.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
+#include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/sockaddr.hpp"
 
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <mutex>
-#include <spdlog/spdlog.h>
 #include <cstring>
 #include <cwchar>
 #include <fmt/format.h>
+#include <mutex>
 
 namespace loopcheck::platform::win32 {
 
@@ -99,7 +99,7 @@ void open_wake_socket() {
     if (s == INVALID_SOCKET && ::WSAGetLastError() == WSAEINVAL) // before 7 SP1
         s = ::WSASocketW(AF_INET, SOCK_DGRAM, IPPROTO_UDP, nullptr, 0, WSA_FLAG_OVERLAPPED);
     if (s == INVALID_SOCKET) {
-        spdlog::debug("wake socket: {}", wsa_error_name(::WSAGetLastError()));
+        log::debug("wake socket: {}", wsa_error_name(::WSAGetLastError()));
         return;
     }
     // Bound to a free loopback port and connected to that same address, so
@@ -113,7 +113,7 @@ void open_wake_socket() {
         ::getsockname(s, reinterpret_cast<sockaddr*>(&self), &len) != 0 ||
         ::connect(s, reinterpret_cast<const sockaddr*>(&self), sizeof self) != 0 ||
         ::ioctlsocket(s, FIONBIO, &non_blocking) != 0) {
-        spdlog::debug("wake socket: {}", wsa_error_name(::WSAGetLastError()));
+        log::debug("wake socket: {}", wsa_error_name(::WSAGetLastError()));
         ::closesocket(s);
         return;
     }

@@ -6,14 +6,14 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
-#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/result.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
 
 #include <cstddef>
 #include <cstring>
 #include <fmt/format.h>
 #include <optional>
-#include <spdlog/spdlog.h>
 #include <string>
 #include <vector>
 
@@ -77,11 +77,11 @@ Result<std::vector<Address>> resolve_like_a_client(const std::string& host, std:
     hints.ai_flags = AI_NUMERICSERV;
     addrinfo* res = nullptr;
     const auto service = std::to_string(port);
-    spdlog::trace("getaddrinfo(\"{}\", \"{}\", family={})", host, service, hints.ai_family);
+    log::trace("getaddrinfo(\"{}\", \"{}\", family={})", host, service, hints.ai_family);
     const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
     if (rc != 0) {
         const std::string why = error_text(rc);
-        spdlog::trace("getaddrinfo -> {} ({})", rc, why);
+        log::trace("getaddrinfo -> {} ({})", rc, why);
         return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': {}", host, why)};
     }
     std::vector<Address> out;
@@ -92,7 +92,7 @@ Result<std::vector<Address>> resolve_like_a_client(const std::string& host, std:
         }
     }
     ::freeaddrinfo(res);
-    spdlog::trace("getaddrinfo -> {} address(es)", out.size());
+    log::trace("getaddrinfo -> {} address(es)", out.size());
     if (out.empty())
         return Error{ErrorKind::resolve, fmt::format("cannot resolve '{}': no TCP address", host)};
     return out;
