@@ -78,6 +78,27 @@ TEST_CASE("a closed port: exit 3, or 0 with --expect refused", "[cli][integratio
     CHECK(e.exit_code == exit_code::healthy);
 }
 
+#ifdef __linux__
+TEST_CASE("the ListenOverflows counter is read only where a listener could overflow",
+          "[cli][integration]") {
+    platform::NetworkScope net;
+    auto closed = platform::bind_closed(make_ipv4(127, 0, 0, 1));
+    REQUIRE(closed.ok());
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
+    REQUIRE(l.ok());
+    if (!platform::listen_overflows())
+        LC_SKIP("no /proc/net/netstat counter here");
+    // Nothing listens on the closed port: no accept queue, nothing read.
+    auto c = run_loopcheck({"--json", "127.0.0.1:" + std::to_string(port_of(*closed))});
+    INFO(c.out << c.err);
+    CHECK(contains(c.out, "\"listen_overflows\": null"));
+    // A listener: the counter before and after the probes.
+    auto a = run_loopcheck({"--json", "127.0.0.1:" + std::to_string(port_of(*l))});
+    INFO(a.out << a.err);
+    CHECK(contains(a.out, "\"listen_overflows\": {"));
+}
+#endif
+
 TEST_CASE("a name that does not resolve: exit 4 with the resolver's message",
           "[cli][integration]") {
     auto r = run_loopcheck({"nosuch.invalid:80"});

@@ -223,6 +223,22 @@ void attach_listeners(Report& report, const Result<ListenerTable>& table) {
     report.listener_table.limits = listener_limits(shown, *table);
 }
 
+namespace {
+
+/// Whether this machine's ListenOverflows counter can speak for a target:
+/// one on this machine whose port has a listener in the table, or whose
+/// table could not be read. A port nothing listens on has no accept queue
+/// to overflow, so a run against closed ports skips the two reads.
+bool overflows_can_matter(const Report& report) {
+    const auto& table = report.listener_table;
+    return std::any_of(report.targets.begin(), report.targets.end(), [&](const TargetReport& tr) {
+        return is_local(tr) &&
+               (!table.queried || table.error || !tr.listeners || !tr.listeners->empty());
+    });
+}
+
+} // namespace
+
 void run_rounds(Report& report, const Options& opt) {
     const Plan plan = make_plan(report, opt);
     if (plan.specs.empty())
@@ -230,7 +246,9 @@ void run_rounds(Report& report, const Options& opt) {
     ProgressLine progress(opt.verbosity >= 0 && platform::is_terminal(platform::Stream::err));
     // A listener whose backlog overflows drops SYNs: the kernel's counter
     // around the probes shows whether that happened during them.
-    const auto overflows_before = platform::listen_overflows();
+    const bool overflows = overflows_can_matter(report);
+    const auto overflows_before =
+        overflows ? platform::listen_overflows() : std::optional<std::uint64_t>{};
     for (int round = 0; round < opt.count && !stop_requested(); ++round) {
         log::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
         auto samples = probe(plan.specs, opt.timeout, progress.callback());
@@ -242,7 +260,8 @@ void run_rounds(Report& report, const Options& opt) {
         }
     }
     progress.clear();
-    const auto overflows_after = platform::listen_overflows();
+    const auto overflows_after =
+        overflows ? platform::listen_overflows() : std::optional<std::uint64_t>{};
     if (overflows_before && overflows_after)
         report.listen_overflows = ListenOverflows{*overflows_before, *overflows_after};
     report.incomplete = stop_requested();
