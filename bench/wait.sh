@@ -8,9 +8,10 @@
 #
 # Two set-ups: 127.0.0.1 (every waiter polls that literal), and, as root,
 # localhost in the ::1-first lab (tests/netns/lab.sh --hosts-v6-first) with
-# the server on 127.0.0.1 only. lab.sh's --drop-rst 8001:1 drops the first
-# RST from the port in the whole namespace, not per connect: only the run's
-# first refusal is slowed (docs/performance.md says so beside the numbers).
+# the server on 127.0.0.1 only. lab.sh's --drop-rst-conn 8001:1 drops the
+# first RST of every connection to the port: every ::1 refusal takes one
+# SYN retransmission (about 1 s), as every refused loopback connect is slow
+# on Windows.
 #
 # usage: bench/wait.sh [LOOPCHECK] [RUNS]   (default build/release/loopcheck, 5)
 # needs: python3, node and npm (and network to the npm registry), nc, bash
@@ -59,7 +60,7 @@ echo
 if [[ $(id -u) -eq 0 ]]; then
     # The lab drops the first RST of every connect to the port range the
     # driver binds in: reserve one fixed port there instead.
-    WAIT_BENCH_PORT=8001 "$root/tests/netns/lab.sh" --hosts-v6-first --drop-rst 8001:1 \
+    WAIT_BENCH_PORT=8001 "$root/tests/netns/lab.sh" --hosts-v6-first --drop-rst-conn 8001:1 \
         --time-limit 600 -- python3 "$root/bench/wait_bench.py" localhost "$runs" "${waiters[@]}"
 else
     echo "(the ::1-first lab needs root: skipped)"
