@@ -1,7 +1,8 @@
 """What validate_report.py and validate_wait.py share: the schema, loaded
-and checked, and a validator for it; exit 77 (skipped) when the python3
-jsonschema module is missing."""
+and checked, and a validator for it (exit 77, skipped, when the python3
+jsonschema module is missing), and the 127.0.0.1 ports they probe."""
 import json
+import socket
 import sys
 import urllib.parse
 
@@ -27,3 +28,13 @@ def load_validator(schema_path: str) -> "jsonschema.Draft202012Validator":
         sys.exit(1)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
+
+
+def ipv4_port(listening: bool) -> tuple[socket.socket, int]:
+    """A socket on 127.0.0.1 and its port: listening (accepts), or bound
+    and never listening (refused for certain). Keep the socket open."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    if listening:
+        s.listen(64)
+    return s, s.getsockname()[1]

@@ -3,22 +3,16 @@
 listeners this script opens itself, and validates every document against
 docs/report.schema.json. Exit 77 (skipped) when jsonschema is missing."""
 import json
-import socket
 import subprocess
 import sys
 
-from schema_check import load_validator
+from schema_check import ipv4_port, load_validator
 
 exe, schema_path = sys.argv[1], sys.argv[2]
 validator = load_validator(schema_path)
 
-listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-listener.bind(("127.0.0.1", 0))
-listener.listen(64)
-open_port = listener.getsockname()[1]
-closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-closed.bind(("127.0.0.1", 0))  # bound, never listening: refused
-closed_port = closed.getsockname()[1]
+listener, open_port = ipv4_port(listening=True)
+closed, closed_port = ipv4_port(listening=False)
 
 runs = [
     [],  # the self-check

@@ -7,7 +7,7 @@ import socket
 import subprocess
 import sys
 
-from schema_check import load_validator
+from schema_check import ipv4_port, load_validator
 
 exe, schema_path = sys.argv[1], sys.argv[2]
 validator = load_validator(schema_path)
@@ -52,13 +52,8 @@ if opened is None:
     print(f"FAIL cannot listen on one port on every localhost address {addresses}")
     sys.exit(1)
 listeners, open_port = opened
-v4_only = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-v4_only.bind(("127.0.0.1", 0))
-v4_only.listen(64)
-v4_port = v4_only.getsockname()[1]
-closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-closed.bind(("127.0.0.1", 0))  # bound, never listening: refused
-closed_port = closed.getsockname()[1]
+v4_only, v4_port = ipv4_port(listening=True)
+closed, closed_port = ipv4_port(listening=False)
 
 runs = [
     ([f"127.0.0.1:{open_port}"], 0),
