@@ -247,8 +247,10 @@ void run_rounds(Report& report, const Options& opt) {
     // A listener whose backlog overflows drops SYNs: the kernel's counter
     // around the probes shows whether that happened during them.
     const bool overflows = overflows_can_matter(report);
-    const auto overflows_before =
-        overflows ? platform::listen_overflows() : std::optional<std::uint64_t>{};
+    auto read_overflows = [overflows]() -> std::optional<std::uint64_t> {
+        return overflows ? platform::listen_overflows() : std::nullopt;
+    };
+    const auto overflows_before = read_overflows();
     for (int round = 0; round < opt.count && !stop_requested(); ++round) {
         log::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
         auto samples = probe(plan.specs, opt.timeout, progress.callback());
@@ -260,8 +262,7 @@ void run_rounds(Report& report, const Options& opt) {
         }
     }
     progress.clear();
-    const auto overflows_after =
-        overflows ? platform::listen_overflows() : std::optional<std::uint64_t>{};
+    const auto overflows_after = read_overflows();
     if (overflows_before && overflows_after)
         report.listen_overflows = ListenOverflows{*overflows_before, *overflows_after};
     report.incomplete = stop_requested();
