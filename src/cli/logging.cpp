@@ -1,6 +1,7 @@
 #include "loopcheck/cli/logging.hpp"
 
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/platform/common/log.hpp"
 
 #include <memory>
 #include <spdlog/pattern_formatter.h>
@@ -25,21 +26,35 @@ public:
     }
 };
 
-} // namespace
-
-void setup_logging(int verbosity) {
-    auto logger = spdlog::get("loopcheck");
-    if (!logger)
-        logger = spdlog::stderr_logger_mt("loopcheck");
+/// The spdlog logger, made on the first line written: a run that logs
+/// nothing (the usual one) skips its registry, sink and pattern.
+std::shared_ptr<spdlog::logger> make_logger() {
+    auto logger = spdlog::stderr_logger_mt("loopcheck");
     auto formatter = std::make_unique<spdlog::pattern_formatter>();
     // %* is SafeMessage: the payload, escaped; %v would print it raw.
     formatter->add_flag<SafeMessage>('*').set_pattern("%H:%M:%S.%f %^%l%$ %*");
     logger->set_formatter(std::move(formatter));
-    logger->set_level(verbosity < 0    ? spdlog::level::err
-                      : verbosity == 0 ? spdlog::level::warn
-                      : verbosity == 1 ? spdlog::level::debug
-                                       : spdlog::level::trace);
-    spdlog::set_default_logger(logger);
+    // The level check is log::enabled()'s.
+    logger->set_level(spdlog::level::trace);
+    return logger;
+}
+
+void spdlog_writer(log::Level level, std::string_view message) {
+    static const auto logger = make_logger();
+    const auto spdlog_level = level == log::Level::trace   ? spdlog::level::trace
+                              : level == log::Level::debug ? spdlog::level::debug
+                                                           : spdlog::level::warn;
+    logger->log(spdlog_level, spdlog::string_view_t(message.data(), message.size()));
+}
+
+} // namespace
+
+void setup_logging(int verbosity) {
+    const std::optional<log::Level> lowest = verbosity < 0    ? std::nullopt
+                                             : verbosity == 0 ? std::optional(log::Level::warn)
+                                             : verbosity == 1 ? std::optional(log::Level::debug)
+                                                              : std::optional(log::Level::trace);
+    log::configure(lowest, &spdlog_writer);
 }
 
 } // namespace loopcheck

@@ -1,6 +1,8 @@
 #include "loopcheck/core/duration.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -66,17 +68,47 @@ Result<Micros> parse_duration(std::string_view text) {
     return Micros{static_cast<std::int64_t>(std::llround(static_cast<double>(us)))};
 }
 
+namespace {
+
+/// `units` of 10^-`decimals` as "I.FF" (no dot for no decimals).
+std::string fixed_point(std::int64_t units, int decimals) {
+    static constexpr std::array<std::int64_t, 4> scale{1, 10, 100, 1000};
+    std::string out = std::to_string(units / scale[static_cast<std::size_t>(decimals)]);
+    if (decimals > 0) {
+        const auto frac = std::to_string(units % scale[static_cast<std::size_t>(decimals)]);
+        out += '.';
+        out.append(static_cast<std::size_t>(decimals) - frac.size(), '0');
+        out += frac;
+    }
+    return out;
+}
+
+/// `us` in whole `unit`s, half up; no overflow near the int64 maximum.
+std::int64_t rounded(std::int64_t us, std::int64_t unit) {
+    return us / unit + (us % unit >= unit - unit / 2 ? 1 : 0);
+}
+
+} // namespace
+
 std::string format_duration(Micros d) {
-    const auto us = static_cast<double>(d.count());
-    if (us < 1000.0)
-        return fmt::format("{:.3f} ms", us / 1000.0);
-    if (us < 10'000.0)
-        return fmt::format("{:.2f} ms", us / 1000.0);
-    if (us < 100'000.0)
-        return fmt::format("{:.1f} ms", us / 1000.0);
-    if (us < 1'000'000.0)
-        return fmt::format("{:.0f} ms", us / 1000.0);
-    return fmt::format("{:.2f} s", us / 1e6);
+    // Integer arithmetic on the microseconds: a report formats dozens of
+    // durations, and formatting them as doubles was a twentieth of a
+    // one-port run's instructions (docs/performance.md).
+    const std::int64_t us = d.count();
+    if (us < 0) {
+        auto magnitude = format_duration(Micros{us == INT64_MIN ? INT64_MAX : -us});
+        magnitude.insert(magnitude.begin(), '-');
+        return magnitude;
+    }
+    if (us < 1000)
+        return fixed_point(us, 3) + " ms";
+    if (us < 10'000)
+        return fixed_point(rounded(us, 10), 2) + " ms";
+    if (us < 100'000)
+        return fixed_point(rounded(us, 100), 1) + " ms";
+    if (us < 1'000'000)
+        return fixed_point(rounded(us, 1000), 0) + " ms";
+    return fixed_point(rounded(us, 10'000), 2) + " s";
 }
 
 std::string format_spread(Micros min, Micros median, Micros max) {

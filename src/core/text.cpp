@@ -31,6 +31,20 @@ std::size_t visible_length(std::string_view s) {
     return n;
 }
 
+std::size_t columns(std::string_view cell) noexcept {
+    std::size_t n = 0;
+    for (const char c : cell)
+        n += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+    return n;
+}
+
+void append_padded(std::string& out, std::string_view cell, std::size_t width) {
+    out += cell;
+    const std::size_t used = columns(cell);
+    if (used < width)
+        out.append(width - used, ' ');
+}
+
 void wrap_into(std::string& out, std::string_view first, std::string_view untrusted_text,
                std::size_t indent, std::size_t width) {
     // Every sentence of the text reports passes here: the safety net for an

@@ -130,7 +130,7 @@ void address_table(Writer& w, const TargetReport& t, int count) {
         const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
                                                       &r.fast, &r.rtx,     &r.native};
         for (std::size_t c = 0; c < cells.size(); ++c)
-            widths[c] = std::max(widths[c], cells[c]->size());
+            widths[c] = std::max(widths[c], columns(*cells[c]));
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
@@ -140,7 +140,8 @@ void address_table(Writer& w, const TargetReport& t, int count) {
         for (std::size_t c = 0; c < cells.size(); ++c) {
             if (widths[c] == 0)
                 continue;
-            line += fmt::format("{:<{}}  ", *cells[c], widths[c]);
+            append_padded(line, *cells[c], widths[c]);
+            line += "  ";
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
@@ -181,24 +182,36 @@ void client_table(Writer& w, const TargetReport& t) {
     // Off Windows, a last column says what the same set-up costs there.
     const bool windows = std::any_of(clients.begin(), clients.end(),
                                      [](const auto& c) { return c.windows.has_value(); });
+    std::vector<std::string> here;
+    here.reserve(clients.size());
     std::size_t name_w = 0, algo_w = 0, here_w = 0;
     for (const auto& c : clients) {
-        name_w = std::max(name_w, c.client.size());
-        algo_w = std::max(algo_w, c.algorithm.size());
-        here_w = std::max(here_w, prediction_cell(c.prediction).size());
+        here.push_back(prediction_cell(c.prediction));
+        name_w = std::max(name_w, columns(c.client));
+        algo_w = std::max(algo_w, columns(c.algorithm));
+        here_w = std::max(here_w, columns(here.back()));
     }
-    if (windows)
-        w.line(w.paint(fmt::format("  {:<{}}  {:<{}}  {:<{}}  on Windows", "client", name_w,
-                                   "algorithm", algo_w, "here", here_w),
-                       dim));
-    for (const auto& c : clients) {
-        auto line = fmt::format("  {:<{}}  {:<{}}  {:<{}}", c.client, name_w, c.algorithm, algo_w,
-                                prediction_cell(c.prediction), windows ? here_w : 0);
-        if (c.windows)
-            line += "  " + prediction_cell(*c.windows);
+    const auto row = [&](std::string_view client, std::string_view algorithm,
+                         std::string_view here_cell, std::string_view windows_cell) {
+        std::string line = "  ";
+        append_padded(line, client, name_w);
+        line += "  ";
+        append_padded(line, algorithm, algo_w);
+        line += "  ";
+        append_padded(line, here_cell, windows ? here_w : 0);
+        if (!windows_cell.empty()) {
+            line += "  ";
+            line += windows_cell;
+        }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
-        w.line(line);
+        return line;
+    };
+    if (windows)
+        w.line(w.paint(row("client", "algorithm", "here", "on Windows"), dim));
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+        const auto& c = clients[i];
+        w.line(row(c.client, c.algorithm, here[i], c.windows ? prediction_cell(*c.windows) : ""));
     }
 }
 
@@ -215,14 +228,22 @@ std::string measured_cell(const EmulationResult& e) {
 }
 
 void emulation_table(Writer& w, const TargetReport& t) {
+    std::vector<std::string> measured;
+    measured.reserve(t.emulations.size());
     std::size_t label_w = 0, measured_w = 0;
     for (const auto& e : t.emulations) {
-        label_w = std::max(label_w, e.spec.label.size());
-        measured_w = std::max(measured_w, measured_cell(e).size());
+        measured.push_back(measured_cell(e));
+        label_w = std::max(label_w, columns(e.spec.label));
+        measured_w = std::max(measured_w, columns(measured.back()));
     }
-    for (const auto& e : t.emulations) {
-        auto line = fmt::format("  {:<{}}  measured {:<{}}  model {}", e.spec.label, label_w,
-                                measured_cell(e), measured_w, prediction_cell(e.predicted));
+    for (std::size_t i = 0; i < t.emulations.size(); ++i) {
+        const auto& e = t.emulations[i];
+        std::string line = "  ";
+        append_padded(line, e.spec.label, label_w);
+        line += "  measured ";
+        append_padded(line, measured[i], measured_w);
+        line += "  model ";
+        line += prediction_cell(e.predicted);
         if (e.rounds_off_model > 0)
             line += w.paint(fmt::format("  OFF MODEL in {} of {} round(s)", e.rounds_off_model,
                                         e.rounds.size()),
@@ -261,9 +282,14 @@ void listener_lines(Writer& w, const TargetReport& t) {
     w.line(fmt::format("  Listening on port {}:", t.target.port));
     std::size_t width = 0;
     for (const auto& l : *t.listeners)
-        width = std::max(width, bound_string(l).size());
-    for (const auto& l : *t.listeners)
-        w.line(fmt::format("    {:<{}}  {}", bound_string(l), width, owner_string(l)));
+        width = std::max(width, columns(bound_string(l)));
+    for (const auto& l : *t.listeners) {
+        std::string line = "    ";
+        append_padded(line, bound_string(l), width);
+        line += "  ";
+        line += owner_string(l);
+        w.line(line);
+    }
 }
 
 /// What the listener table could not show, or why there is none.
@@ -299,8 +325,10 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         w.line();
         w.line("  Findings");
         for (const auto& f : t.diagnosis.findings) {
-            auto head = fmt::format("  {:<8} {}{}: ", severity_name(f.severity), f.id,
-                                    f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
+            std::string head = "  ";
+            append_padded(head, severity_name(f.severity), 8);
+            head += fmt::format(" {}{}: ", f.id,
+                                f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
             w.wrapped(w.paint(head, severity_color(f.severity)), f.message, 4);
         }
     }

@@ -32,5 +32,26 @@ TEST_CASE("durations print with sensible precision", "[duration]") {
     CHECK(format_duration(12345us) == "12.3 ms");
     CHECK(format_duration(250ms) == "250 ms");
     CHECK(format_duration(2030ms) == "2.03 s");
+}
+
+TEST_CASE("durations round half up at every precision", "[duration]") {
+    CHECK(format_duration(0us) == "0.000 ms");
+    CHECK(format_duration(999us) == "0.999 ms");
+    CHECK(format_duration(1000us) == "1.00 ms");
+    CHECK(format_duration(1234us) == "1.23 ms");
+    CHECK(format_duration(1235us) == "1.24 ms");
+    CHECK(format_duration(9994us) == "9.99 ms");
+    CHECK(format_duration(9995us) == "10.00 ms"); // rounds into the next digit
+    CHECK(format_duration(10'050us) == "10.1 ms");
+    CHECK(format_duration(99'949us) == "99.9 ms");
+    CHECK(format_duration(500'500us) == "501 ms");
+    CHECK(format_duration(999'499us) == "999 ms");
+    CHECK(format_duration(1'000'000us) == "1.00 s");
+    CHECK(format_duration(1'004'999us) == "1.00 s");
+    CHECK(format_duration(1'005'000us) == "1.01 s");
+    CHECK(format_duration(3'600'000'000us) == "3600.00 s");
+    CHECK(format_duration(-18us) == "-0.018 ms");
+    CHECK(format_duration(Micros{INT64_MAX}) == "9223372036854.78 s");
+    CHECK(format_duration(Micros{INT64_MIN}) == "-9223372036854.78 s");
     CHECK(to_ms(1234us) == Approx(1.234));
 }

@@ -20,8 +20,8 @@ using Micros = std::chrono::microseconds;
 Result<Micros> parse_duration(std::string_view text);
 
 /// Human form, ASCII only (Windows consoles mangle "µ"): "0.018 ms",
-/// "4.25 ms", "12.3 ms", "250 ms", "2.03 s". Used by the text and Markdown
-/// reports.
+/// "4.25 ms", "12.3 ms", "250 ms", "2.03 s", rounded half up from the whole
+/// microseconds. Used by the text and Markdown reports.
 std::string format_duration(Micros d);
 
 /// A median with its range, compactly: "2.03 s [2.02..2.04]"; the range

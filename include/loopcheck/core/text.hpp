@@ -14,6 +14,15 @@ std::string escape_nonprintable(std::string_view s);
 /// Columns a string takes on a terminal: ANSI colour sequences take none.
 std::size_t visible_length(std::string_view s);
 
+/// Columns a table cell takes: one per UTF-8 character (continuation bytes
+/// take none). East Asian wide characters count one, not two.
+std::size_t columns(std::string_view cell) noexcept;
+
+/// Appends `cell`, then spaces up to `width` columns (none if it is wider):
+/// fmt's "{:<N}" without its per-character width lookup, which was a tenth
+/// of a one-port run's instructions (docs/performance.md).
+void append_padded(std::string& out, std::string_view cell, std::size_t width);
+
 /// Appends `text` to `out` word-wrapped at `width` columns: the first line
 /// after `first`, the rest indented by `indent` spaces; a word longer than
 /// the width stands on a line of its own. Ends with a newline. Controls in

@@ -1,32 +1,36 @@
 #include "loopcheck/platform/common/log.hpp"
 
-#include <spdlog/spdlog.h>
+#include <atomic>
+#include <cstdio>
 
 namespace loopcheck::log {
 
 namespace {
 
-spdlog::level::level_enum spdlog_level(Level level) noexcept {
-    switch (level) {
-    case Level::trace:
-        return spdlog::level::trace;
-    case Level::debug:
-        return spdlog::level::debug;
-    case Level::warn:
-        return spdlog::level::warn;
-    }
-    return spdlog::level::warn;
+constexpr int off = 3;
+
+/// Before configure(): what a unit test or an early error sees.
+void stderr_writer(Level level, std::string_view message) {
+    const char* name = level == Level::warn ? "warning" : level == Level::debug ? "debug" : "trace";
+    std::fprintf(stderr, "%s: %.*s\n", name, static_cast<int>(message.size()), message.data());
 }
+
+std::atomic<int> lowest_level{static_cast<int>(Level::warn)};
+std::atomic<Writer> current_writer{&stderr_writer};
 
 } // namespace
 
+void configure(std::optional<Level> lowest, Writer writer) noexcept {
+    lowest_level.store(lowest ? static_cast<int>(*lowest) : off, std::memory_order_relaxed);
+    current_writer.store(writer != nullptr ? writer : &stderr_writer, std::memory_order_relaxed);
+}
+
 bool enabled(Level level) noexcept {
-    return spdlog::default_logger_raw()->should_log(spdlog_level(level));
+    return static_cast<int>(level) >= lowest_level.load(std::memory_order_relaxed);
 }
 
 void write(Level level, std::string_view message) {
-    spdlog::default_logger_raw()->log(spdlog_level(level),
-                                      spdlog::string_view_t(message.data(), message.size()));
+    current_writer.load(std::memory_order_relaxed)(level, message);
 }
 
 } // namespace loopcheck::log

@@ -1,10 +1,12 @@
 // Log lines on stderr from the platform and cli layers: the level check and
-// the formatting here, inline; the writing in log.cpp, which with
-// cli/logging.cpp (the set-up) is all that includes spdlog: its headers
-// cost seconds of compile in every file that includes them.
+// the formatting here, inline; the writing through the writer that
+// cli/logging.cpp installs, the one file that includes spdlog: its headers
+// cost seconds of compile in every file that includes them, and making its
+// logger costs start-up time a run that logs nothing should not pay.
 #pragma once
 
 #include <fmt/format.h>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -12,9 +14,16 @@ namespace loopcheck::log {
 
 enum class Level { trace, debug, warn };
 
+/// Writes one line that passed the level check.
+using Writer = void (*)(Level level, std::string_view message);
+
+/// Lines at `lowest` and above go to `writer`; none if `lowest` is empty
+/// (-q). Until this is called, warnings go to stderr as "warning: ...".
+void configure(std::optional<Level> lowest, Writer writer) noexcept;
+
 /// Whether a line at `level` is written (-v: debug, -vv: trace).
 [[nodiscard]] bool enabled(Level level) noexcept;
-/// Writes one line through the logger setup_logging() made.
+/// Writes one line through the configured writer.
 void write(Level level, std::string_view message);
 
 /// Every socket call and its result (-vv).

@@ -1,0 +1,42 @@
+#include "loopcheck/core/text.hpp"
+#include "support/catch.hpp"
+
+#include <fmt/format.h>
+
+using namespace loopcheck;
+
+TEST_CASE("a cell takes a column per character, not per byte", "[text]") {
+    CHECK(columns("") == 0);
+    CHECK(columns("127.0.0.1:11434") == 15);
+    CHECK(columns("\xe2\x89\xa5 2 s") == 5);              // "≥ 2 s": 3 bytes, 1 column
+    CHECK(columns("caf\xc3\xa9") == 4);                   // "café"
+    CHECK(columns("\xf0\x9f\x90\x8d") == 1);              // one 4-byte character
+}
+
+TEST_CASE("padding a cell matches fmt's left alignment", "[text]") {
+    for (const std::string_view cell : {"", "x", "refused", "2.03 s via 127.0.0.1:11434",
+                                        "caf\xc3\xa9", "\xe2\x89\xa5 2 s"}) {
+        for (const std::size_t width : {0U, 1U, 4U, 7U, 30U}) {
+            INFO(cell << " / " << width);
+            std::string out = "> ";
+            append_padded(out, cell, width);
+            CHECK(out == fmt::format("> {:<{}}", cell, width));
+        }
+    }
+}
+
+TEST_CASE("padding appends and never cuts", "[text]") {
+    std::string out = "a";
+    append_padded(out, "longer than the width", 3);
+    append_padded(out, "b", 2);
+    CHECK(out == "alonger than the widthb ");
+}
+
+TEST_CASE("wrapped text breaks between words and indents the rest", "[text]") {
+    std::string out;
+    wrap_into(out, "  - ", "one two three four five", 4, 14);
+    CHECK(out == "  - one two\n    three four\n    five\n");
+    out.clear();
+    wrap_into(out, "", "averyveryverylongword x", 2, 8);
+    CHECK(out == "averyveryverylongword\n  x\n");
+}
