@@ -63,6 +63,14 @@ function(loopcheck_startup_order target)
         endif()
     endforeach()
     string(REPLACE "${text_open}" "${text_open}${inputs}" script "${script}")
+    # .fini (run at exit) moves up beside .init: after .text it would be a
+    # window of its own, one more fault at the end of every run.
+    string(REGEX MATCH "\n  \\.fini[ \t]*:[ \t]*\n  {\n[^}]*}" fini "${script}")
+    string(REGEX MATCH "\n  \\.init[ \t]*:[ \t]*\n  {\n[^}]*}" init "${script}")
+    if(fini AND init)
+        string(REPLACE "${fini}" "" script "${script}")
+        string(REPLACE "${init}" "${init}${fini}" script "${script}")
+    endif()
     set(ld ${dir}/loopcheck.ld)
     file(WRITE ${ld}.new "${script}")
     # Only a changed script is written, so that reconfiguring relinks only
