@@ -97,11 +97,26 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
         return netlink_error("request", errno);
 
     std::vector<decode::DiagSocket> out;
-    // Not zero-filled: recv() writes what is read. Zeroing 64 KiB per dump
-    // was a tenth of a one-port run's instructions (docs/performance.md).
-    constexpr std::size_t buf_size = 64 * 1024;
-    const auto buf = std::make_unique_for_overwrite<std::uint8_t[]>(buf_size);
+    // Each reply is read into a buffer of its own size, which MSG_PEEK |
+    // MSG_TRUNC reports (netlink(7)): a one-port dump is a few dozen bytes,
+    // and a fixed 64 KiB buffer made the heap grow by pages that each cost a
+    // fault at start (docs/performance.md). Not zero-filled: recv() writes
+    // what is read.
+    std::unique_ptr<std::uint8_t[]> buf;
+    std::size_t buf_size = 0;
     for (;;) {
+        const ssize_t size = ::recv(fd, nullptr, 0, MSG_PEEK | MSG_TRUNC);
+        if (size < 0) {
+            if (errno == EINTR)
+                continue;
+            return netlink_error("reply", errno);
+        }
+        if (size == 0)
+            return system_error("sock_diag: the kernel closed the dump early");
+        if (static_cast<std::size_t>(size) > buf_size) {
+            buf_size = static_cast<std::size_t>(size);
+            buf = std::make_unique_for_overwrite<std::uint8_t[]>(buf_size);
+        }
         const ssize_t n = ::recv(fd, buf.get(), buf_size, 0);
         if (n < 0) {
             if (errno == EINTR)
