@@ -71,6 +71,15 @@ Error netlink_error(std::string_view what, int err) {
     return system_error(fmt::format("sock_diag {}: {}", what, std::strerror(err)));
 }
 
+/// recv(), again when a signal interrupts it.
+ssize_t recv_restarting(int fd, void* buf, std::size_t len, int flags) {
+    ssize_t n = 0;
+    do
+        n = ::recv(fd, buf, len, flags);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
 /// One SOCK_DIAG_BY_FAMILY dump of the TCP listeners of `family`.
 Result<std::vector<decode::DiagSocket>>
 dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, std::uint32_t seq) {
@@ -105,24 +114,18 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
     std::unique_ptr<std::uint8_t[]> buf;
     std::size_t buf_size = 0;
     for (;;) {
-        const ssize_t size = ::recv(fd, nullptr, 0, MSG_PEEK | MSG_TRUNC);
-        if (size < 0) {
-            if (errno == EINTR)
-                continue;
+        const ssize_t size = recv_restarting(fd, nullptr, 0, MSG_PEEK | MSG_TRUNC);
+        if (size < 0)
             return netlink_error("reply", errno);
-        }
         if (size == 0)
             return system_error("sock_diag: the kernel closed the dump early");
         if (static_cast<std::size_t>(size) > buf_size) {
             buf_size = static_cast<std::size_t>(size);
             buf = std::make_unique_for_overwrite<std::uint8_t[]>(buf_size);
         }
-        const ssize_t n = ::recv(fd, buf.get(), buf_size, 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
+        const ssize_t n = recv_restarting(fd, buf.get(), buf_size, 0);
+        if (n < 0)
             return netlink_error("reply", errno);
-        }
         if (n == 0)
             return system_error("sock_diag: the kernel closed the dump early");
         auto r =
