@@ -64,19 +64,19 @@ std::string join_command_line(int argc, char** argv) {
     return out;
 }
 
-/// True when a word of the command line is a subcommand's name or asks
-/// for help (CLI11's -h, --help, --help-all, also inside a bundle as -vh).
+/// True when a word is a subcommand's name or asks for help (CLI11's -h,
+/// --help, --help-all, also inside a bundle as -vh).
+bool names_a_subcommand(std::string_view word) {
+    if (word == "audit" || word == "listen" || word == "staircase" || word == "wait" ||
+        word.starts_with("--help"))
+        return true;
+    return word.size() > 1 && word[0] == '-' && word[1] != '-' &&
+           word.find('h') != std::string_view::npos;
+}
+
 bool may_name_a_subcommand(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view word = argv[i];
-        if (word == "audit" || word == "listen" || word == "staircase" || word == "wait" ||
-            word.starts_with("--help"))
-            return true;
-        if (word.size() > 1 && word[0] == '-' && word[1] != '-' &&
-            word.find('h') != std::string_view::npos)
-            return true;
-    }
-    return false;
+    return std::any_of(argv + 1, argv + argc,
+                       [](const char* word) { return names_a_subcommand(word); });
 }
 
 /// The main command's own options, as typed.
@@ -148,11 +148,44 @@ Result<Options> check_options(const CheckArgs& a) {
     return opt;
 }
 
-/// What the command line asks for once CLI11 is done with it: an exit code
-/// (help, version, a usage error), a subcommand's run, or the check's options.
-using Parsed = std::variant<int, std::function<int()>, Options>;
+/// The check's options from words that CLI11 would all read as targets.
+ParsedCommandLine plain_check(const std::vector<std::string>& targets, int argc, char** argv) {
+    CheckArgs args;
+    args.targets = targets;
+    auto opt = check_options(args);
+    if (!opt)
+        return usage_failure(opt.error().message);
+    opt->command_line = join_command_line(argc, argv);
+    return std::move(*opt);
+}
 
-Parsed parse_command_line(int argc, char** argv) {
+} // namespace
+
+std::optional<std::vector<std::string>> plain_targets(int argc, char** argv) {
+    std::vector<std::string> targets;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        // An option, "--", "-" or an empty word: CLI11 decides what they mean.
+        if (word.empty() || word.front() == '-')
+            return std::nullopt;
+        if (names_a_subcommand(word))
+            return std::nullopt;
+        targets.emplace_back(word);
+    }
+    return targets;
+}
+
+ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
+    // `loopcheck localhost:11434` and the bare self-check are most runs, and
+    // CLI11 building the check's option table is a third of such a run's
+    // instructions and a dozen page faults (docs/performance.md, "The fourth
+    // round"). Words that CLI11 could only read as targets skip it; the
+    // defaults and the validation are the same ones (CheckArgs,
+    // check_options), and tests compare the two readings.
+    if (shortcut)
+        if (auto targets = plain_targets(argc, argv))
+            return plain_check(*targets, argc, argv);
+
     CLI::App app{description, "loopcheck"};
     app.set_version_flag("-V,--version", version_string());
     app.footer(footer);
@@ -195,8 +228,6 @@ Parsed parse_command_line(int argc, char** argv) {
     opt->command_line = join_command_line(argc, argv);
     return std::move(*opt);
 }
-
-} // namespace
 
 int run_cli(int argc, char** argv) {
     // The parser and its option tables are freed before the run starts, so

@@ -183,6 +183,7 @@ std::vector<Observation> as_on_windows(std::span<const Observation> obs) {
 std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
                                           const ClientContext& ctx) {
     std::vector<ClientImpact> out;
+    out.reserve(client_models().size());
     std::vector<Observation> windows_obs, windows_extra;
     if (ctx.os != Os::windows) {
         windows_obs = as_on_windows(obs);

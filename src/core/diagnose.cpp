@@ -254,12 +254,12 @@ void Diagnoser::accept_queue_full() {
     }
 }
 
-Diagnosis Diagnoser::run() {
+Diagnosis Diagnoser::run() && {
     if (obs_.empty()) {
         d_.verdict =
             fmt::format("INCOMPLETE: {} was not measured (interrupted)", in_.target->input);
         d_.exit_code = exit_code::interrupted;
-        return d_;
+        return std::move(d_);
     }
     for (std::size_t i = 0; i < obs_.size(); ++i) {
         if (accepted(obs_[i])) {
@@ -305,7 +305,7 @@ Diagnosis Diagnoser::run() {
             return !c.windows || !first.windows || same(*c.windows, *first.windows);
         });
     verdict();
-    return d_;
+    return std::move(d_);
 }
 
 } // namespace detail

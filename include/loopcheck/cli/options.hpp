@@ -37,6 +37,8 @@ struct Options {
     std::optional<int> syn_retries; ///< --syn-retries N on every probe
     std::vector<EmulationSpec> emulate; ///< --emulate, in the order given
     std::string command_line;           ///< as typed, for the Markdown report
+
+    friend bool operator==(const Options&, const Options&) = default;
 };
 
 /// Bounds the command line enforces (documented in docs/usage.md).

@@ -38,7 +38,8 @@ public:
         if (in.listeners)
             port_listeners_ = listeners_on_port(*in.listeners, in.target->port);
     }
-    Diagnosis run();
+    /// Runs once, on a temporary: the diagnosis is moved out, not copied.
+    Diagnosis run() &&;
 
 private:
     void add(std::string_view id, Severity sev, std::string message,

@@ -22,6 +22,8 @@ struct EmulationSpec {
     Micros delay{0};
     /// Connect to loopback with SYN retransmissions off, as libuv does.
     bool no_syn_retries_on_loopback = false;
+
+    friend bool operator==(const EmulationSpec&, const EmulationSpec&) = default;
 };
 
 /// Parses "sequential", "happy-eyeballs[=DELAY]" (default 250 ms, asyncio's

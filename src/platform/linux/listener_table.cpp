@@ -7,6 +7,7 @@
 #include "loopcheck/core/netstat.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
+#include "loopcheck/platform/posix/small_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,8 +16,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
@@ -276,11 +275,10 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
 
 std::optional<std::uint64_t> listen_overflows() {
     // Of this network namespace, like the listener table. A few kB: read whole.
-    std::ifstream in("/proc/net/netstat", std::ios::binary);
-    if (!in)
+    const auto text = posix::read_small_file("/proc/net/netstat", 1 << 20);
+    if (!text)
         return std::nullopt;
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return parse_listen_overflows(text);
+    return parse_listen_overflows(*text);
 }
 
 } // namespace loopcheck::platform

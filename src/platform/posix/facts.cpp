@@ -2,11 +2,12 @@
 // system_facts(), the interrupt handler, is_terminal(), terminal_width().
 // The sockets are in platform/posix/connect.cpp. Linux-only parts are marked.
 #include "loopcheck/platform/platform.hpp"
+#include "loopcheck/platform/posix/small_file.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fmt/format.h>
-#include <fstream>
 #include <string>
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
@@ -16,12 +17,13 @@ namespace loopcheck::platform {
 
 namespace {
 
+/// The first line of a /proc/sys value, or "unknown".
 std::string read_first_line(const char* path) {
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line))
+    auto text = posix::read_small_file(path, 256);
+    if (!text || text->empty())
         return "unknown";
-    return line;
+    text->erase(std::min(text->find('\n'), text->size()));
+    return *text;
 }
 
 } // namespace
