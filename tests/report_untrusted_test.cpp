@@ -9,6 +9,7 @@
 #include "loopcheck/report/audit_report.hpp"
 #include "loopcheck/report/render.hpp"
 #include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/text.hpp"
 #include "loopcheck/core/windows_tcp_settings.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
@@ -187,4 +188,24 @@ TEST_CASE("a finding and a fix name the process, escaped", "[untrusted][report]"
     CHECK(std::any_of(d.fixes.begin(), d.fixes.end(), names));
     const auto md = render_markdown(r);
     CHECK(contains(md, "a\\|b\\](x)\\`c\\\\x1b (pid 4242)"));
+}
+
+TEST_CASE("the audit table pads by characters: a UTF-8 process name", "[untrusted][report]") {
+    // "ollama-prévu-✓": 14 characters in 17 bytes.
+    const std::string name = "ollama-pr\xc3\xa9vu-\xe2\x9c\x93";
+    const auto all = split_lines(render_audit_text(audit_report(name), TextStyle{}));
+    const auto head = std::find_if(all.begin(), all.end(), [](const std::string& l) {
+        return contains(l, "localhost:PORT");
+    });
+    REQUIRE(head != all.end());
+    REQUIRE(std::next(head) != all.end());
+    const std::string& row = *std::next(head);
+    const std::string owner = name + " (pid 4242)";
+    const auto at = row.find(owner);
+    REQUIRE(at != std::string::npos);
+    // The owner is the widest process cell: the last column starts two
+    // spaces after it, counted in characters, on the heading and the row.
+    const auto last = columns(row.substr(0, at)) + columns(owner) + 2;
+    CHECK(columns(head->substr(0, head->find("localhost:PORT"))) == last);
+    CHECK(columns(row.substr(0, row.find_first_not_of(' ', at + owner.size()))) == last);
 }

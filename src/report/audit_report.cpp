@@ -121,14 +121,19 @@ std::string render_audit_text(const AuditReport& r, const TextStyle& style) {
         for (const auto& p : r.ports)
             rows.push_back({std::to_string(p.port), bound_cell(p), owner_cell(p),
                             localhost_cell(r.check.targets[p.target])});
+        // Widths in characters, not bytes: a process name may be UTF-8.
         std::array<std::size_t, 4> w{};
         for (const auto& row : rows)
             for (std::size_t c = 0; c < row.size(); ++c)
-                w[c] = std::max(w[c], row[c].size());
+                w[c] = std::max(w[c], columns(row[c]));
         out += "\n";
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            auto line = fmt::format("  {:<{}}  {:<{}}  {:<{}}  {}", rows[i][0], w[0], rows[i][1],
-                                    w[1], rows[i][2], w[2], rows[i][3]);
+            std::string line;
+            for (std::size_t c = 0; c + 1 < rows[i].size(); ++c) {
+                line += "  ";
+                append_padded(line, rows[i][c], w[c]);
+            }
+            line += "  " + rows[i].back();
             out += (i == 0 ? paint(style.color, line, 2) : line) + "\n";
         }
     }

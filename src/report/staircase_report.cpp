@@ -41,14 +41,18 @@ void step_table(std::string& out, const StaircaseAddress& a) {
                         s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
                         option_cell(s)});
     }
+    // Widths in characters, not bytes: an option's error text may be UTF-8
+    // (a localised Winsock message).
     std::array<std::size_t, 7> widths{};
     for (const auto& r : rows)
         for (std::size_t c = 0; c < r.size(); ++c)
-            widths[c] = std::max(widths[c], r[c].size());
+            widths[c] = std::max(widths[c], columns(r[c]));
     for (const auto& r : rows) {
         std::string line = " ";
-        for (std::size_t c = 0; c < r.size(); ++c)
-            line += fmt::format(" {:<{}}", r[c], widths[c] + 1);
+        for (std::size_t c = 0; c < r.size(); ++c) {
+            line += ' ';
+            append_padded(line, r[c], widths[c] + 1);
+        }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
         out += line + "\n";
