@@ -2,6 +2,7 @@
 // any bytes: the text form holds no control, bidi or non-UTF-8 byte and
 // reads back to exactly the input; the Markdown forms escape what they
 // must; JSON carries the input exactly (bytes that are no UTF-8 as U+FFFD).
+#include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/report/json_writer.hpp"
 
@@ -20,46 +21,18 @@ void require(bool ok) {
         __builtin_trap();
 }
 
-int hex(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /// `n` hex digits at s[i]; nullopt when they are not there.
 std::optional<unsigned> hex_at(std::string_view s, std::size_t i, std::size_t n) {
     if (i + n > s.size())
         return std::nullopt;
     unsigned v = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const int d = hex(s[i + k]);
+        const int d = hex_digit_value(s[i + k]);
         if (d < 0)
             return std::nullopt;
         v = v * 16 + static_cast<unsigned>(d);
     }
     return v;
-}
-
-void append_utf8(std::string& out, unsigned cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 /// escape_text() read back: \\ \t \n \r \xNN (a byte) \uXXXX (a code point).
@@ -88,7 +61,7 @@ std::string unescape_text(std::string_view s) {
         } else if (e == 'u') {
             const auto v = hex_at(s, i + 1, 4);
             require(v.has_value() && is_control_code_point(*v));
-            append_utf8(out, *v);
+            append_utf8(out, static_cast<char32_t>(*v));
             i += 4;
         } else {
             require(false); // an escape escape_text() never writes
@@ -155,7 +128,7 @@ std::string json_decode(std::string_view s) {
         case 'u': {
             const auto v = hex_at(s, i + 1, 4);
             require(v.has_value() && (*v < 0xD800 || *v > 0xDFFF)); // no surrogates written
-            append_utf8(out, *v);
+            append_utf8(out, static_cast<char32_t>(*v));
             i += 4;
             break;
         }

@@ -1,5 +1,7 @@
 #include "loopcheck/core/address.hpp"
 
+#include "loopcheck/core/text.hpp"
+
 #include <charconv>
 #include <fmt/format.h>
 
@@ -75,16 +77,6 @@ std::optional<std::array<std::uint8_t, 4>> parse_ipv4_bytes(std::string_view s) 
     return out;
 }
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 std::optional<Address> parse_ipv6(std::string_view s) {
     Address a;
     a.family = Family::ipv6;
@@ -124,7 +116,7 @@ std::optional<Address> parse_ipv6(std::string_view s) {
             return std::nullopt;
         unsigned v = 0;
         for (char c : piece) {
-            int h = hex_value(c);
+            int h = hex_digit_value(c);
             if (h < 0)
                 return std::nullopt;
             v = v * 16 + static_cast<unsigned>(h);

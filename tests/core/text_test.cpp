@@ -40,3 +40,29 @@ TEST_CASE("wrapped text breaks between words and indents the rest", "[text]") {
     wrap_into(out, "", "averyveryverylongword x", 2, 8);
     CHECK(out == "averyveryverylongword\n  x\n");
 }
+
+TEST_CASE("hex digits in either case", "[text]") {
+    CHECK(hex_digit_value('0') == 0);
+    CHECK(hex_digit_value('9') == 9);
+    CHECK(hex_digit_value('a') == 10);
+    CHECK(hex_digit_value('F') == 15);
+    for (char c : {'g', 'G', ' ', '/', ':', '@', '`', '\0'})
+        CHECK(hex_digit_value(c) == -1);
+}
+
+TEST_CASE("code points in UTF-8: one to four bytes at each boundary", "[text]") {
+    const auto utf8 = [](char32_t cp) {
+        std::string out;
+        append_utf8(out, cp);
+        return out;
+    };
+    CHECK(utf8(U'A') == "A");
+    CHECK(utf8(0x7F) == "\x7f");
+    CHECK(utf8(0x80) == "\xc2\x80");
+    CHECK(utf8(0xE9) == "\xc3\xa9");
+    CHECK(utf8(0x7FF) == "\xdf\xbf");
+    CHECK(utf8(0x800) == "\xe0\xa0\x80");
+    CHECK(utf8(0xFFFD) == "\xef\xbf\xbd");
+    CHECK(utf8(0x10000) == "\xf0\x90\x80\x80");
+    CHECK(utf8(0x10FFFF) == "\xf4\x8f\xbf\xbf");
+}

@@ -11,6 +11,12 @@ namespace loopcheck {
 /// terminal as a control sequence or invalid UTF-8.
 std::string escape_nonprintable(std::string_view s);
 
+/// The value of the hex digit `c` (either case), or -1.
+int hex_digit_value(char c) noexcept;
+
+/// Appends the UTF-8 form of the code point `cp` (at most U+10FFFF).
+void append_utf8(std::string& out, char32_t cp);
+
 /// Columns a string takes on a terminal: ANSI colour sequences take none.
 std::size_t visible_length(std::string_view s);
 
