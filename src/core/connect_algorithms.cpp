@@ -9,10 +9,19 @@ namespace {
 
 constexpr Micros never = Micros::max();
 
-ConnectPrediction sequential(std::span<const Attempt> attempts) {
+/// Node.js autoSelectFamily (lib/net.js internalConnectMultiple): one
+/// attempt at a time; every attempt but the last is destroyed after
+/// `limit` and the next one starts; a failure starts the next at once.
+ConnectPrediction attempt_timeout(Micros limit, std::span<const Attempt> attempts) {
     ConnectPrediction p;
-    for (const auto& a : attempts) {
+    for (std::size_t k = 0; k < attempts.size(); ++k) {
+        const auto& a = attempts[k];
+        const bool last = k + 1 == attempts.size();
         ++p.attempts;
+        if (!last && a.cost > limit) {
+            p.time += limit; // cut short, whatever it would have done
+            continue;
+        }
         p.time += a.cost;
         p.lower_bound = p.lower_bound || a.outcome == Outcome::timeout;
         if (a.outcome == Outcome::accepted) {
@@ -22,6 +31,12 @@ ConnectPrediction sequential(std::span<const Attempt> attempts) {
         }
     }
     return p;
+}
+
+/// One attempt after another until one accepts: attempt_timeout with no
+/// limit, since no attempt is ever cut short.
+ConnectPrediction sequential(std::span<const Attempt> attempts) {
+    return attempt_timeout(never, attempts);
 }
 
 /// RFC 8305 section 5: attempt k+1 starts `delay` after attempt k, or as
@@ -112,30 +127,6 @@ ConnectPrediction first_ipv4(std::span<const Attempt> attempts) {
     if (it == attempts.end())
         it = attempts.begin();
     return sequential(std::span<const Attempt>(&*it, 1));
-}
-
-/// Node.js autoSelectFamily (lib/net.js internalConnectMultiple): one
-/// attempt at a time; every attempt but the last is destroyed after
-/// `limit` and the next one starts; a failure starts the next at once.
-ConnectPrediction attempt_timeout(Micros limit, std::span<const Attempt> attempts) {
-    ConnectPrediction p;
-    for (std::size_t k = 0; k < attempts.size(); ++k) {
-        const auto& a = attempts[k];
-        const bool last = k + 1 == attempts.size();
-        ++p.attempts;
-        if (!last && a.cost > limit) {
-            p.time += limit; // cut short, whatever it would have done
-            continue;
-        }
-        p.time += a.cost;
-        p.lower_bound = p.lower_bound || a.outcome == Outcome::timeout;
-        if (a.outcome == Outcome::accepted) {
-            p.connected = true;
-            p.via = a.address;
-            return p;
-        }
-    }
-    return p;
 }
 
 } // namespace

@@ -105,9 +105,13 @@ class Socket {
 public:
     Socket() = default;
     explicit Socket(std::intptr_t handle) : handle_(handle) {}
-    ~Socket();
+    ~Socket() { close_handle(handle_); }
     Socket(Socket&& other) noexcept : handle_(std::exchange(other.handle_, invalid)) {}
-    Socket& operator=(Socket&& other) noexcept;
+    Socket& operator=(Socket&& other) noexcept {
+        if (this != &other)
+            close_handle(std::exchange(handle_, std::exchange(other.handle_, invalid)));
+        return *this;
+    }
     Socket(const Socket&) = delete;
     Socket& operator=(const Socket&) = delete;
 
@@ -117,6 +121,9 @@ public:
     static constexpr std::intptr_t invalid = -1;
 
 private:
+    /// close() or closesocket(), per OS (owned_sockets.cpp); nothing for `invalid`.
+    static void close_handle(std::intptr_t handle) noexcept;
+
     std::intptr_t handle_ = invalid;
 };
 

@@ -17,18 +17,9 @@ using posix::from_sockaddr;
 using posix::open_tcp_socket;
 using posix::to_sockaddr;
 
-Socket::~Socket() {
-    if (handle_ != invalid)
-        ::close(static_cast<int>(handle_));
-}
-
-Socket& Socket::operator=(Socket&& other) noexcept {
-    if (this != &other) {
-        if (handle_ != invalid)
-            ::close(static_cast<int>(handle_));
-        handle_ = std::exchange(other.handle_, invalid);
-    }
-    return *this;
+void Socket::close_handle(std::intptr_t handle) noexcept {
+    if (handle != invalid)
+        ::close(static_cast<int>(handle));
 }
 
 namespace {

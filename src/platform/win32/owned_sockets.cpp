@@ -11,18 +11,9 @@ namespace loopcheck::platform {
 
 using namespace win32;
 
-Socket::~Socket() {
-    if (handle_ != invalid)
-        ::closesocket(static_cast<SOCKET>(handle_));
-}
-
-Socket& Socket::operator=(Socket&& other) noexcept {
-    if (this != &other) {
-        if (handle_ != invalid)
-            ::closesocket(static_cast<SOCKET>(handle_));
-        handle_ = std::exchange(other.handle_, invalid);
-    }
-    return *this;
+void Socket::close_handle(std::intptr_t handle) noexcept {
+    if (handle != invalid)
+        ::closesocket(static_cast<SOCKET>(handle));
 }
 
 namespace {
