@@ -1,9 +1,11 @@
 // `loopcheck wait TARGET...`: polls every address of every target until the
-// goal is met (src/core/wait.cpp decides), then reports. Each address has at
-// most one connect in flight; a connect that ends starts the next one
-// --interval later, so a refused address costs one socket per interval and
-// an accepting one ends the wait the moment its handshake completes,
-// whatever the other addresses are still doing.
+// goal is met (src/core/wait.cpp decides), then reports. A connect that ends
+// starts the next one --interval later, so a refused address costs one
+// socket per interval and an accepting one ends the wait the moment its
+// handshake completes, whatever the other addresses are still doing. A
+// connect that stays unanswered (a refusal that needs a SYN retransmission)
+// does not hold the address up: further polls start beside it, a few in
+// flight at once, so a listener that appears meanwhile is seen at once.
 #include "loopcheck/cli/command.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/version.hpp"
@@ -32,6 +34,12 @@ namespace {
 /// afresh: a SYN the kernel would retransmit only seconds later could
 /// otherwise hide a listener that has appeared since.
 constexpr Micros unanswered_limit{1'000'000};
+/// How many connects one address may have in flight while earlier ones are
+/// unanswered. Spread over unanswered_limit they start at least 125 ms
+/// apart, so a listener that appears behind a slow refusal is seen within
+/// about that, at eight sockets per address at most.
+constexpr std::size_t max_in_flight = 8;
+constexpr Micros overlap_gap = unanswered_limit / max_in_flight;
 /// When a later address wins, how long the earlier ones get to show
 /// whether they accept too (a dual-stack server binding one family a
 /// moment after the other) before they are reported as not accepting.
@@ -56,7 +64,7 @@ struct WaitArgs {
 struct Poller {
     std::size_t target = 0, address = 0;
     ProbeSpec spec;
-    std::optional<platform::ConnectSet::Id> in_flight;
+    std::vector<platform::ConnectSet::Id> in_flight; ///< oldest first
     Micros next{0}; ///< when the next connect may start (since the wait began)
 };
 
@@ -176,7 +184,7 @@ public:
                     {t,
                      a,
                      {addr, fast ? SynPolicy::no_retries : SynPolicy::system_default, 0},
-                     std::nullopt,
+                     {},
                      Micros{0}});
             }
         start_ = platform::monotonic_now();
@@ -224,8 +232,8 @@ public:
             if (std::find(before.begin(), before.end(), &mine) == before.end())
                 continue;
             confirming_.push_back(i);
-            if (!pollers_[i].in_flight)
-                start(i);
+            if (pollers_[i].in_flight.empty())
+                start(i, now());
         }
         // A connect already unanswered for a while is no race with a
         // listener coming up (that refuses or accepts in microseconds): a
@@ -273,26 +281,35 @@ private:
         return set_.wait(d);
     }
 
-    void start(std::size_t i) {
+    /// Starts a connect at `t`. Should it still be unanswered by then, the
+    /// next one may start beside it after the larger of --interval and
+    /// overlap_gap; a connect that ends sooner sets an earlier start (finish).
+    void start(std::size_t i, Micros t) {
         auto id = set_.start(pollers_[i].spec);
         if (!id)
             return; // out of descriptors: tried again on the next turn
-        pollers_[i].in_flight = *id;
+        pollers_[i].in_flight.push_back(*id);
+        pollers_[i].next = t + std::max(r_.interval, overlap_gap);
         by_id_[*id] = i;
+    }
+
+    bool due(const Poller& p, Micros t) const {
+        return p.in_flight.size() < max_in_flight && p.next <= t && wants_poll(p);
     }
 
     void start_due(Micros t) {
         for (std::size_t i = 0; i < pollers_.size(); ++i)
-            if (!pollers_[i].in_flight && pollers_[i].next <= t && wants_poll(pollers_[i]))
-                start(i);
+            if (due(pollers_[i], t))
+                start(i, t);
     }
 
     Micros next_wake(Micros t) const {
         Micros wake = std::min(r_.limit, t + max_sleep);
         for (const auto& p : pollers_) {
-            if (p.in_flight)
-                wake = std::min(wake, set_.started_at(*p.in_flight) - start_ + unanswered_limit);
-            else if (wants_poll(p))
+            if (!p.in_flight.empty()) // the oldest is the first to expire
+                wake = std::min(wake,
+                                set_.started_at(p.in_flight.front()) - start_ + unanswered_limit);
+            if (p.in_flight.size() < max_in_flight && wants_poll(p))
                 wake = std::min(wake, p.next);
         }
         return wake;
@@ -304,10 +321,27 @@ private:
             return;
         Poller& p = pollers_[it->second];
         by_id_.erase(it);
-        p.in_flight.reset();
+        std::erase(p.in_flight, c.id);
         const Micros t = now();
-        record_poll(r_.targets[p.target].addresses[p.address], r_.goal, c.sample.outcome, t);
-        p.next = t + r_.interval;
+        auto& a = r_.targets[p.target].addresses[p.address];
+        record_poll(a, r_.goal, c.sample.outcome, t);
+        if (a.reached) {
+            // The goal is met here: connects started beside this one would
+            // only repeat it (or, started before a listener came up, say
+            // what was true then).
+            drop_all(p);
+        } else {
+            p.next = std::min(p.next, t + r_.interval);
+        }
+    }
+
+    /// Closes every connect of `p` in flight, unreported.
+    void drop_all(Poller& p) {
+        for (const auto id : p.in_flight) {
+            set_.abandon(id);
+            by_id_.erase(id);
+        }
+        p.in_flight.clear();
     }
 
     /// Gives up the confirming connects unanswered for `after`, as "no
@@ -325,21 +359,22 @@ private:
     }
 
     void expire_one(Poller& p, Micros t, Micros after, bool record) {
-        if (!p.in_flight)
-            return;
-        const Micros waited = platform::monotonic_now() - set_.started_at(*p.in_flight);
-        if (waited < after)
-            return;
-        set_.abandon(*p.in_flight);
-        by_id_.erase(*p.in_flight);
-        p.in_flight.reset();
         auto& a = r_.targets[p.target].addresses[p.address];
-        if (record) {
-            record_poll(a, r_.goal, Outcome::timeout, t);
-            p.next = t;
-        } else if (!a.reached && !a.first_accept) {
-            a.unanswered_for = waited;
-        }
+        const Micros clock = platform::monotonic_now();
+        const auto expired = std::erase_if(p.in_flight, [&](platform::ConnectSet::Id id) {
+            const Micros waited = clock - set_.started_at(id);
+            if (waited < after)
+                return false;
+            set_.abandon(id);
+            by_id_.erase(id);
+            if (record)
+                record_poll(a, r_.goal, Outcome::timeout, t);
+            else if (!a.reached && !a.first_accept) // the oldest is first: the longest wait
+                a.unanswered_for = std::max(a.unanswered_for.value_or(Micros{0}), waited);
+            return true;
+        });
+        if (record && expired > 0 && p.in_flight.empty())
+            p.next = std::min(p.next, t); // at once: the lost one has cost a second
     }
 
     void mark_done() {
@@ -351,7 +386,7 @@ private:
 
     bool any_confirming_in_flight() const {
         return std::any_of(confirming_.begin(), confirming_.end(),
-                           [&](std::size_t i) { return pollers_[i].in_flight.has_value(); });
+                           [&](std::size_t i) { return !pollers_[i].in_flight.empty(); });
     }
 
     WaitReport& r_;

@@ -320,8 +320,26 @@ def case_wait(c: Checks, lc: str, port: int, strict_port: int) -> None:
              "--strict: the order finding is an error", strict.json()["findings"])
 
 
+def case_wait_slow(c: Checks, lc: str, port: int) -> None:
+    """loopcheck wait where every refusal takes a SYN retransmission (~1 s,
+    the first RST of each connection lost, as every loopback refusal is
+    slow on Windows without the no-retry option): a listener that appears
+    while connects are unanswered is seen within the overlap gap (125 ms),
+    not when the connect in flight is retransmitted."""
+    run, detect = late_wait(lc, port)
+    c.expect(run.code == 0, "exit 0 (up)", run.code)
+    c.expect(detect < 0.3, f"detected {detect * 1000:.0f} ms after listen(), well before the "
+             "~1 s retransmission of the connects in flight", detect)
+    t = run.json()["targets"][0]
+    c.expect(t["winner"] == "127.0.0.1", "winner 127.0.0.1", t["winner"])
+    v4 = next(a for a in t["addresses"] if a["address"] == "127.0.0.1")
+    c.expect(v4["timeline"][-1]["outcome"] == "accepted", "127.0.0.1's timeline ends accepted",
+             v4["timeline"])
+
+
 CASES = {
     "wait": case_wait,
+    "wait-slow": case_wait_slow,
     "acceptance": case_acceptance,
     "k2": case_k2,
     "silence": case_silence,

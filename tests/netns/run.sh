@@ -48,6 +48,10 @@ wait) # one port for the plain run, one for --strict; ::1 refuses after ~1 s
     lab=(--hosts-v6-first --drop-rst 8001:1 --drop-rst 8002:1)
     ports=(8001 8002)
     ;;
+wait-slow) # every refusal takes a retransmission, ::1 first
+    lab=(--hosts-v6-first --drop-rst-conn 8001:1)
+    ports=(8001)
+    ;;
 *)
     echo "run.sh: unknown case '$case_name'" >&2
     exit 2
