@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <memory>
+#include <string_view>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -144,6 +145,28 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
     }
 }
 
+/// Calls `each(name)` for every entry of the open directory `fd` but "."
+/// and "..". getdents64 into a buffer on the stack: fdopendir would add an
+/// fstat, two fcntl calls and a 32 KiB allocation for each process's fd
+/// directory, and readlinkat on "." and ".." only fails. The owner scan is
+/// most of a run against a port with a listener (docs/performance.md).
+template <class Each>
+void for_each_entry(int fd, Each&& each) {
+    alignas(dirent64) char buf[4096];
+    for (;;) {
+        const ssize_t n = ::getdents64(fd, buf, sizeof buf);
+        if (n <= 0)
+            return; // the end, or an error: the directory is done either way
+        for (ssize_t at = 0; at < n;) {
+            const auto* e = reinterpret_cast<const dirent64*>(buf + at);
+            at += e->d_reclen;
+            const std::string_view name = e->d_name;
+            if (name != "." && name != "..")
+                each(e->d_name);
+        }
+    }
+}
+
 /// The lowest pid holding each wanted socket inode, from the /proc/PID/fd
 /// links "socket:[inode]". Processes whose fd directory this user may not
 /// read (proc(5): a ptrace access check) are skipped. /proc lists pids in
@@ -172,27 +195,22 @@ void find_owners(std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>
             denied += errno == EACCES || errno == EPERM;
             continue; // not ours to read, or it exited
         }
-        DIR* fds = ::fdopendir(fd_dir);
-        if (fds == nullptr) {
-            ::close(fd_dir);
-            continue;
-        }
-        while (const dirent* e = ::readdir(fds)) {
+        for_each_entry(fd_dir, [&](const char* name) {
             char target[64];
-            const ssize_t n = ::readlinkat(fd_dir, e->d_name, target, sizeof target);
+            const ssize_t n = ::readlinkat(fd_dir, name, target, sizeof target);
             if (n <= 0)
-                continue;
+                return;
             const auto inode =
                 decode::socket_inode_from_link({target, static_cast<std::size_t>(n)});
             if (!inode)
-                continue;
+                return;
             auto it = wanted.find(*inode);
             if (it != wanted.end() && !it->second) {
                 it->second = pid;
                 --remaining;
             }
-        }
-        ::closedir(fds);
+        });
+        ::close(fd_dir);
     }
     ::closedir(proc);
     log::debug("/proc: {} process(es), {} not readable by this user", pids.size(), denied);
