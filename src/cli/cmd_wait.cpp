@@ -235,15 +235,19 @@ public:
             if (pollers_[i].in_flight.empty())
                 start(i, now());
         }
-        // A connect already unanswered for a while is no race with a
-        // listener coming up (that refuses or accepts in microseconds): a
-        // lost SYN or RST. Waiting for it would delay the exit for nothing.
-        expire_some(now(), stale_connect);
-        if (confirming_.empty())
-            return;
+        // A connect started before the win and unanswered for stale_connect
+        // is no race with a listener coming up (that refuses or accepts in
+        // microseconds): a lost SYN or RST. Waiting for it would delay the
+        // exit for nothing. Where refusals are slow, an address has such
+        // connects in flight all the time, the newest started with the
+        // winner's; it gets until it is stale_connect old, not the window.
+        const Micros won = platform::monotonic_now();
         const Micros until = now() + confirm_window;
-        while (now() < until && any_confirming_in_flight() && !stop_requested()) {
-            for (auto& c : sleep_or_wait(until - now()))
+        for (;;) {
+            expire_some(now(), stale_connect, won);
+            if (now() >= until || !any_confirming_in_flight() || stop_requested())
+                break;
+            for (auto& c : sleep_or_wait(std::min(until, next_stale(won)) - now()))
                 finish(c);
         }
         expire_some(now(), Micros{0});
@@ -344,11 +348,23 @@ private:
         p.in_flight.clear();
     }
 
-    /// Gives up the confirming connects unanswered for `after`, as "no
-    /// answer after".
-    void expire_some(Micros t, Micros after) {
+    /// Gives up the confirming pollers' connects started before
+    /// `started_before` (on the monotonic clock) and unanswered for
+    /// `after`, as "no answer after".
+    void expire_some(Micros t, Micros after, Micros started_before = Micros::max()) {
         for (const std::size_t i : confirming_)
-            expire_one(pollers_[i], t, after, false);
+            expire_one(pollers_[i], t, after, false, started_before);
+    }
+
+    /// When the first confirming connect started before `won` becomes
+    /// stale_connect old (since the wait began); the far future if none.
+    Micros next_stale(Micros won) const {
+        Micros at = Micros::max();
+        for (const std::size_t i : confirming_)
+            for (const auto id : pollers_[i].in_flight)
+                if (set_.started_at(id) < won)
+                    at = std::min(at, set_.started_at(id) - start_ + stale_connect);
+        return at;
     }
 
     /// Gives up connects unanswered for `after`: as a timeout poll when
@@ -358,12 +374,13 @@ private:
             expire_one(p, t, after, record);
     }
 
-    void expire_one(Poller& p, Micros t, Micros after, bool record) {
+    void expire_one(Poller& p, Micros t, Micros after, bool record,
+                    Micros started_before = Micros::max()) {
         auto& a = r_.targets[p.target].addresses[p.address];
         const Micros clock = platform::monotonic_now();
         const auto expired = std::erase_if(p.in_flight, [&](platform::ConnectSet::Id id) {
             const Micros waited = clock - set_.started_at(id);
-            if (waited < after)
+            if (waited < after || set_.started_at(id) >= started_before)
                 return false;
             set_.abandon(id);
             by_id_.erase(id);
