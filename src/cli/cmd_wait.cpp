@@ -386,7 +386,7 @@ private:
             by_id_.erase(id);
             if (record)
                 record_poll(a, r_.goal, Outcome::timeout, t);
-            else if (!a.reached && !a.first_accept) // the oldest is first: the longest wait
+            else if (!a.reached && !a.first_accept) // the longest of its waits
                 a.unanswered_for = std::max(a.unanswered_for.value_or(Micros{0}), waited);
             return true;
         });
