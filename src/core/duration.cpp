@@ -100,13 +100,18 @@ std::string format_duration(Micros d) {
         magnitude.insert(magnitude.begin(), '-');
         return magnitude;
     }
+    // Below 1 ms to the microsecond, above it three significant digits.
+    // rounded() counts 10, 100 or 1000 µs units, and the band is chosen
+    // after rounding, so a value that rounds up into the next band prints
+    // as that band does: 9,995 µs is "10.0 ms" (not "10.00 ms"), 999,500 µs
+    // "1.00 s".
     if (us < 1000)
         return fixed_point(us, 3) + " ms";
-    if (us < 10'000)
+    if (rounded(us, 10) < 1000)
         return fixed_point(rounded(us, 10), 2) + " ms";
-    if (us < 100'000)
+    if (rounded(us, 100) < 1000)
         return fixed_point(rounded(us, 100), 1) + " ms";
-    if (us < 1'000'000)
+    if (rounded(us, 1000) < 1000)
         return fixed_point(rounded(us, 1000), 0) + " ms";
     return fixed_point(rounded(us, 10'000), 2) + " s";
 }

@@ -41,7 +41,10 @@ TEST_CASE("durations round half up at every precision", "[duration]") {
     CHECK(format_duration(1234us) == "1.23 ms");
     CHECK(format_duration(1235us) == "1.24 ms");
     CHECK(format_duration(9994us) == "9.99 ms");
-    CHECK(format_duration(9995us) == "10.00 ms"); // rounds into the next digit
+    // A value that rounds into the next band prints as that band does.
+    CHECK(format_duration(9995us) == "10.0 ms");
+    CHECK(format_duration(99'950us) == "100 ms");
+    CHECK(format_duration(999'500us) == "1.00 s");
     CHECK(format_duration(10'050us) == "10.1 ms");
     CHECK(format_duration(99'949us) == "99.9 ms");
     CHECK(format_duration(500'500us) == "501 ms");
