@@ -107,12 +107,13 @@ std::string format_duration(Micros d) {
     // "1.00 s".
     if (us < 1000)
         return fixed_point(us, 3) + " ms";
-    if (rounded(us, 10) < 1000)
-        return fixed_point(rounded(us, 10), 2) + " ms";
-    if (rounded(us, 100) < 1000)
-        return fixed_point(rounded(us, 100), 1) + " ms";
-    if (rounded(us, 1000) < 1000)
-        return fixed_point(rounded(us, 1000), 0) + " ms";
+    struct Band {
+        std::int64_t unit; ///< µs
+        int decimals;      ///< of a millisecond
+    };
+    for (const Band band : {Band{10, 2}, Band{100, 1}, Band{1000, 0}})
+        if (const std::int64_t units = rounded(us, band.unit); units < 1000)
+            return fixed_point(units, band.decimals) + " ms";
     return fixed_point(rounded(us, 10'000), 2) + " s";
 }
 
