@@ -2,9 +2,9 @@
 
 #include "loopcheck/cli/cmd_check.hpp"
 #include "loopcheck/cli/command.hpp"
-#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/cli/options.hpp"
 #include "loopcheck/cli/version.hpp"
+#include "loopcheck/core/exit_codes.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -148,10 +148,8 @@ Result<Options> check_options(const CheckArgs& a) {
     return opt;
 }
 
-/// The check's options from words that CLI11 would all read as targets.
-ParsedCommandLine plain_check(const std::vector<std::string>& targets, int argc, char** argv) {
-    CheckArgs args;
-    args.targets = targets;
+/// The check's options as the parse's result, or its usage error (printed).
+ParsedCommandLine checked(const CheckArgs& args, int argc, char** argv) {
     auto opt = check_options(args);
     if (!opt)
         return usage_failure(opt.error().message);
@@ -183,8 +181,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     // defaults and the validation are the same ones (CheckArgs,
     // check_options), and tests compare the two readings.
     if (shortcut)
-        if (auto targets = plain_targets(argc, argv))
-            return plain_check(*targets, argc, argv);
+        if (auto targets = plain_targets(argc, argv)) {
+            CheckArgs args;
+            args.targets = std::move(*targets);
+            return checked(args, argc, argv);
+        }
 
     CLI::App app{description, "loopcheck"};
     app.set_version_flag("-V,--version", version_string());
@@ -221,12 +222,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     for (auto& command : commands)
         if (command.app->parsed())
             return std::move(command.run);
-
-    auto opt = check_options(args);
-    if (!opt)
-        return usage_failure(opt.error().message);
-    opt->command_line = join_command_line(argc, argv);
-    return std::move(*opt);
+    return checked(args, argc, argv);
 }
 
 int run_cli(int argc, char** argv) {
