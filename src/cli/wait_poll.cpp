@@ -240,20 +240,12 @@ private:
         if (a.reached) {
             // The goal is met here: connects started beside this one would
             // only repeat it (or, started before a listener came up, say
-            // what was true then).
-            drop_all(p);
+            // what was true then). They are closed unreported: a reached
+            // address notes no "no answer after".
+            expire_one(p, t, Micros{0}, false);
         } else {
             p.next = std::min(p.next, t + r_.interval);
         }
-    }
-
-    /// Closes every connect of `p` in flight, unreported.
-    void drop_all(Poller& p) {
-        for (const auto id : p.in_flight) {
-            set_.abandon(id);
-            by_id_.erase(id);
-        }
-        p.in_flight.clear();
     }
 
     /// Gives up the confirming pollers' connects started before
