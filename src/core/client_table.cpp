@@ -32,12 +32,14 @@ using namespace std::chrono_literals;
 //   SYN retries off on Windows loopback (src/win/tcp.c, 1.39+).
 // - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
 //   own resolver sorts by RFC 6724 and ignores gai.conf (measured by the
-//   client harness); net/fd_windows.go turns SYN retries off on Windows
-//   loopback.
+//   client harness). net/fd_windows.go turns SYN retries off on Windows
+//   loopback from 1.21: Debian's golang-1.21/1.22/1.23-src (bookworm-
+//   backports) and 1.24 (trixie) have the ioctl, 1.19 does not; 1.20 was
+//   not at hand, and 1.21's code needs sync.OnceValue, new in 1.21.
 // - Java: java.net.preferIPv6Addresses=false, one InetSocketAddress; the
 //   HttpClient retries a refused connect once (MultiExchange,
 //   jdk.httpclient.disableRetryConnect=false).
-constexpr std::array<ClientModel, 17> models{{
+constexpr std::array<ClientModel, 18> models{{
     {"python",
      {},
      "Python requests / urllib / socket.create_connection",
@@ -165,8 +167,17 @@ constexpr std::array<ClientModel, 17> models{{
      AddressSource::resolver,
      false},
     {"go",
-     {},
-     "Go net.Dial",
+     {"", "1.21.0"},
+     "Go net.Dial < 1.21",
+     "own RFC 6724 order, fallback 300 ms",
+     ConnectAlgorithm::go_dual_stack,
+     300ms,
+     FastFail::none,
+     AddressSource::go_rfc6724,
+     false},
+    {"go",
+     {"1.21.0", ""},
+     "Go net.Dial >= 1.21",
      "own RFC 6724 order, fallback 300 ms; Windows: no SYN retries",
      ConnectAlgorithm::go_dual_stack,
      300ms,

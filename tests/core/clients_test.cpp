@@ -67,8 +67,8 @@ TEST_CASE("every row has an id from the contract and a range that holds together
             CHECK(m.versions.min != m.versions.below);
     }
     CHECK(seen == ids);
-    // curl and Node.js ranges chain: each row starts where the last ended.
-    for (std::string_view id : {"curl", "node"}) {
+    // curl, Node.js and Go ranges chain: each row starts where the last ended.
+    for (std::string_view id : {"curl", "node", "go"}) {
         std::string_view below;
         for (const auto& m : client_models()) {
             if (m.id != id)
@@ -116,7 +116,10 @@ TEST_CASE("Windows, IPv4-only server: the seed figures, row by row", "[clients]"
     // 20+: autoSelectFamily moves on after the fast refusal.
     CHECK(row(all, "node", "20.0.0").prediction.time == 700us + 200us);
     CHECK(row(all, "node", "25.2.0").prediction.time == 700us + 200us);
-    CHECK(row(all, "go").prediction.time == 700us + 200us);
+    // Go 1.21+ turns SYN retries off on loopback; before 1.21 the refusal
+    // takes its 2.03 s and Go's 300 ms fallback to 127.0.0.1 wins.
+    CHECK(row(all, "go", "1.21.0").prediction.time == 700us + 200us);
+    CHECK(row(all, "go").prediction.time == 300ms + 200us);
     // Java prefers IPv4 and never tries ::1.
     auto& java = row(all, "java-socket").prediction;
     CHECK(java.time == 200us);
@@ -161,6 +164,7 @@ TEST_CASE("lab, IPv4-only server, 1.02 s refusals: the issue's real-client figur
     CHECK(row(all, "curl", "7.78.0").prediction.time == 100us);
     // No SYN-retry clients do nothing off Windows: Go waits for its fallback.
     CHECK(row(all, "go").prediction.time == 300ms + 100us);
+    CHECK(row(all, "go", "1.21.0").prediction.time == 300ms + 100us);
     CHECK(row(all, "curl", "8.22.0").prediction.time == 200ms + 100us);
 }
 
@@ -208,7 +212,9 @@ TEST_CASE("off Windows, each row also says what Windows would cost", "[clients]"
     CHECK(row(all, "python").windows->time == windows_refusal_retries + 150us);
     // Clients that turn SYN retries off on loopback pay the refusal as here.
     CHECK(row(all, "node", "20.0.0").windows->time == 150us);
-    CHECK(row(all, "go").windows->time == 150us);
+    CHECK(row(all, "go", "1.21.0").windows->time == 150us);
+    // Go before 1.21 keeps Windows' retries: its 300 ms fallback wins.
+    CHECK(row(all, "go").windows->time == 300ms + 100us);
     CHECK(row(all, "curl", "8.22.0").windows->time == 150us);
     // Node 17-19 fails on both; Windows does not change that.
     CHECK_FALSE(row(all, "node", "17.0.0").windows->connected);
