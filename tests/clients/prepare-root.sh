@@ -40,12 +40,15 @@ fail() {
 }
 
 [[ $suite == bookworm || $suite == trixie ]] || fail "unknown suite (bookworm or trixie)"
+# Debian 13's Wine (10) runs the Windows clients of windows_ioctl.py; Debian
+# 12's Wine 8 cannot start Go >= 1.22 programs (no bcryptprimitives.dll).
+[[ $suite == bookworm ]] || packages+=(wine64 wine)
 (($(id -u) == 0)) || fail "needs root (make-root, chroot)"
 rm -f "$dir/.loopcheck-clients-ready" "$dir/.loopcheck-clients-failed"
 "$repo/.ci/make-root" "$suite" "$dir" || fail ".ci/make-root $suite $dir failed"
 
 # Bump when a step below changes what ends up in the root.
-recipe=1
+recipe=2
 key=$(echo "$suite ${packages[*]} $recipe" | sha256sum | cut -c1-12)
 tar=$cache/clients-$suite-$key.tar
 mkdir -p "$cache"
@@ -73,6 +76,10 @@ else
     in_root env GOCACHE=/var/cache/loopcheck-go/build \
         timeout 600 go build -o /var/cache/loopcheck-go/dial /var/cache/loopcheck-go/src/dial.go >>"$log" 2>&1 ||
         fail "go build in the $suite root failed (log: $log)"
+    # The same dialer for Windows, for windows_ioctl.py.
+    in_root env GOCACHE=/var/cache/loopcheck-go/build GOOS=windows GOARCH=amd64 CGO_ENABLED=0 \
+        timeout 600 go build -o /var/cache/loopcheck-go/dial.exe /var/cache/loopcheck-go/src/dial.go \
+        >>"$log" 2>&1 || fail "go build for Windows in the $suite root failed (log: $log)"
     # /proc and /dev are mounts make-root makes again, and the downloaded
     # packages may be a bind mount of a cache shared between runs (issue
     # 15's make-root): all left out, and the cache left alone.
@@ -84,6 +91,12 @@ else
     find "$cache" -maxdepth 1 -name "clients-$suite-*.tar" ! -name "${tar##*/}" -delete
 fi
 exec 7>&-
+if [[ $suite == trixie ]]; then
+    # npm's Windows builds of Node.js for windows_ioctl.py, kept beside the
+    # roots' tarballs and checked against the registry's sha1.
+    python3 "$here/windows_ioctl.py" fetch "$cache/node-win" ||
+        fail "could not fetch the Node.js Windows builds (windows_ioctl.py fetch)"
+fi
 
 # What is installed, for the log and the harness's table.
 # shellcheck disable=SC2016 # dpkg-query's format, not the shell's
