@@ -8,6 +8,23 @@ namespace {
 
 using namespace std::chrono_literals;
 
+/// Node.js up to 16: dns.lookup sorts IPv4 first and the first address is
+/// the only one tried; whether Windows retries a refused SYN depends on the
+/// bundled libuv alone (1.39+ turns the retries off on loopback).
+constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view name,
+                                      bool libuv_139) {
+    return {"node",
+            versions,
+            name,
+            libuv_139 ? "first address only, IPv4 first; Windows: no SYN retries"
+                      : "first address only, IPv4 first",
+            ConnectAlgorithm::first_address,
+            0ms,
+            libuv_139 ? FastFail::loopback : FastFail::none,
+            AddressSource::resolver_ipv4_first,
+            false};
+}
+
 // One row per client and version range whose connect behaviour differs.
 // docs/diagnosis.md ("The client table") gives the source of every row:
 // - Python socket.create_connection / urllib3 / requests: getaddrinfo order,
@@ -135,42 +152,10 @@ constexpr std::array<ClientModel, 21> models{{
      FastFail::none,
      AddressSource::resolver,
      false},
-    {"node",
-     {"", "12.19.0"},
-     "Node.js < 12.19",
-     "first address only, IPv4 first",
-     ConnectAlgorithm::first_address,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver_ipv4_first,
-     false},
-    {"node",
-     {"12.19.0", "13.0.0"},
-     "Node.js 12.19 to 12.22",
-     "first address only, IPv4 first; Windows: no SYN retries",
-     ConnectAlgorithm::first_address,
-     0ms,
-     FastFail::loopback,
-     AddressSource::resolver_ipv4_first,
-     false},
-    {"node",
-     {"13.0.0", "14.9.0"},
-     "Node.js 13.0 to 14.8",
-     "first address only, IPv4 first",
-     ConnectAlgorithm::first_address,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver_ipv4_first,
-     false},
-    {"node",
-     {"14.9.0", "17.0.0"},
-     "Node.js 14.9 to 16",
-     "first address only, IPv4 first; Windows: no SYN retries",
-     ConnectAlgorithm::first_address,
-     0ms,
-     FastFail::loopback,
-     AddressSource::resolver_ipv4_first,
-     false},
+    node_ipv4_first({"", "12.19.0"}, "Node.js < 12.19", false),
+    node_ipv4_first({"12.19.0", "13.0.0"}, "Node.js 12.19 to 12.22", true),
+    node_ipv4_first({"13.0.0", "14.9.0"}, "Node.js 13.0 to 14.8", false),
+    node_ipv4_first({"14.9.0", "17.0.0"}, "Node.js 14.9 to 16", true),
     {"node",
      {"17.0.0", "20.0.0"},
      "Node.js 17 to 19",
