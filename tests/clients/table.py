@@ -110,6 +110,18 @@ def main(argv: list[str]) -> int:
                 match = ""
             lines.append(f"| {r['label']} | {where} | {name} | {cell_real(r)} | {cell_model(r)} | {match} |")
         lines.append("")
+    # clients.windows-ioctl's table (windows_ioctl.py), when it ran.
+    wine = results / "windows-ioctl.md"
+    if wine.exists():
+        lines += ["## Windows builds under Wine: do they turn SYN retries off?", "",
+                  "Wine cannot show Windows' SYN retries but logs each Winsock call "
+                  "(`WINEDEBUG=+winsock`). Each Windows build below connected to a closed "
+                  "port on 127.0.0.1 under Wine 10; *SIO_TCP_INITIAL_RTO* says whether it "
+                  "made that call first, *model row* is the row of `loopcheck --json "
+                  "127.0.0.1:PORT` for its id and version, and the row's Windows prediction "
+                  "for the refusal must be under a second exactly when the call was made "
+                  "([docs/hacking.md](hacking.md#windows-clients-under-wine-windows_ioctlpy)).",
+                  "", wine.read_text().rstrip("\n"), ""]
     # docs/clients.md is the table of Debian 12's and 13's clients; a run
     # with other clients (this machine's) writes next to the results.
     envs = {r["env"] for d in present.values() for r in d["results"]}

@@ -15,9 +15,10 @@ under a second exactly when the client made the call (off Windows a
 refusal takes microseconds here, and a row without the no-retry behaviour
 adds Windows' ~2 s of retries to it).
 
-usage: windows_ioctl.py fetch CACHE_DIR      download the Node.js builds
-       windows_ioctl.py check LOOPCHECK      run the clients, compare
-Exit 0 all agree, 1 a disagreement or a failure, 77 skipped (no roots).
+usage: windows_ioctl.py fetch CACHE_DIR                 download the Node.js builds
+       windows_ioctl.py check LOOPCHECK [RESULTS_DIR]   run the clients, compare
+The table goes to stdout and, with RESULTS_DIR, to RESULTS_DIR/windows-ioctl.md
+for table.py. Exit 0 all agree, 1 a disagreement or a failure, 77 skipped.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def observe(wine: Wine, argv: list[str], port: int) -> tuple[bool, bool, str]:
     return called, reached, p.stdout
 
 
-def check(loopcheck: str) -> int:
+def check(loopcheck: str, results: Path | None) -> int:
     given = roots()
     if "trixie" not in given or "bookworm" not in given:
         if os.environ.get("CI") == "true":
@@ -192,8 +193,8 @@ def check(loopcheck: str) -> int:
             return 1
 
         failures = 0
-        print("| client | version | SIO_TCP_INITIAL_RTO | model row | row refuses on Windows in | agree |")
-        print("|---|---|---|---|---|---|")
+        table = ["| client | version | SIO_TCP_INITIAL_RTO | model row | row refuses on Windows in | agree |",
+                 "|---|---|---|---|---|---|"]
         for client_id, label, argv in cases:
             called, reached, out = observe(wine, argv, port)
             try:
@@ -212,8 +213,12 @@ def check(loopcheck: str) -> int:
             ms = row["windows"]["connect_ms"]
             agree = called == (ms < FAST_MS)
             failures += not agree
-            print(f"| {label} | {version} | {'called' if called else 'not called'} | "
-                  f"{row['client']} | {ms:.1f} ms | {'yes' if agree else 'NO'} |")
+            table.append(f"| {label} | {version} | {'called' if called else 'not called'} | "
+                         f"{row['client']} | {ms:.1f} ms | {'yes' if agree else '**no**'} |")
+        print("\n".join(table))
+        if results is not None and not failures:
+            results.mkdir(parents=True, exist_ok=True)
+            (results / "windows-ioctl.md").write_text("\n".join(table) + "\n")
         return 1 if failures else 0
     finally:
         held.close()
@@ -225,10 +230,13 @@ def main(argv: list[str]) -> int:
     if len(argv) == 3 and argv[1] == "fetch":
         fetch(Path(argv[2]))
         return 0
-    if len(argv) == 3 and argv[1] == "check":
+    if len(argv) in (3, 4) and argv[1] == "check":
+        results = Path(argv[3]) if len(argv) == 4 else None
+        if results is not None:
+            (results / "windows-ioctl.md").unlink(missing_ok=True)
         if os.geteuid() != 0:
             return skip("needs root (chroot)")
-        return check(argv[2])
+        return check(argv[2], results)
     print(__doc__.split("\n\n")[-1], file=sys.stderr)
     return 2
 
