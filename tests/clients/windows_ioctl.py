@@ -163,7 +163,11 @@ def check(loopcheck: str, results: Path | None) -> int:
               file=sys.stderr)
         return 1
     cache = Path(os.environ.get("LOOPCHECK_CI_CACHE", "/var/cache/loopcheck-ci")) / "node-win"
-    fetch(cache)
+    try:
+        fetch(cache)
+    except (OSError, RuntimeError) as e:
+        print(f"windows_ioctl.py: cannot fetch the Node.js Windows builds: {e}", file=sys.stderr)
+        return 1
 
     work = Path(tempfile.mkdtemp(prefix="loopcheck-wine-", dir=root / "tmp"))
     inner = "/tmp/" + work.name
@@ -228,7 +232,11 @@ def check(loopcheck: str, results: Path | None) -> int:
 
 def main(argv: list[str]) -> int:
     if len(argv) == 3 and argv[1] == "fetch":
-        fetch(Path(argv[2]))
+        try:
+            fetch(Path(argv[2]))
+        except (OSError, RuntimeError) as e:
+            print(f"windows_ioctl.py: fetch: {e}", file=sys.stderr)
+            return 1
         return 0
     if len(argv) in (3, 4) and argv[1] == "check":
         results = Path(argv[3]) if len(argv) == 4 else None
