@@ -38,8 +38,10 @@ constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view na
 //   8.9.1, IPv6 always first from 8.10.0 ("connect: always prefer ipv6 in IP
 //   eyeballing"); lib/cf-ip-happy.c from 8.16.0 keeps attempts running and
 //   alternates families ("ip happy eyeballing: keep attempts running");
-//   8.22.0 turns SYN retries off for 127.0.0.1 and ::1 on Windows (in the
-//   8.22.0 release candidates only when this table was made).
+//   8.22.0 turns SYN retries off for 127.0.0.1 and ::1 on Windows
+//   ("cf-socket: disable TCP SYN retransmissions for localhost on
+//   Windows"; released: curl.se's 8.23.0 changes, October 14 2026, follow
+//   8.22.0).
 // - wget: tries the resolved addresses in order.
 // - Node.js: dns.lookup sorts IPv4 first up to 16 (verbatim=false), takes
 //   the resolver's order from 17 and connects to the first address only;
@@ -136,7 +138,7 @@ constexpr std::array<ClientModel, 21> models{{
      true},
     {"curl",
      {"8.22.0", ""},
-     "curl >= 8.22 (unreleased)",
+     "curl >= 8.22",
      "as 8.16; Windows: no SYN retries to 127.0.0.1/::1",
      ConnectAlgorithm::happy_eyeballs,
      200ms,
