@@ -33,9 +33,10 @@ include = pathlib.Path(root, "include", "loopcheck")
 files = [p.relative_to(src).as_posix() for p in src.rglob("*.cpp")]
 sources = {f[: -len(".cpp")] for f in files}
 files += [
-    p.relative_to(include).as_posix()
-    for p in include.rglob("*.hpp")
-    if p.relative_to(include).as_posix()[: -len(".hpp")] not in sources
+    p.relative_to(base).as_posix()
+    for base in (include, src)
+    for p in base.rglob("*.hpp")
+    if p.relative_to(base).as_posix()[: -len(".hpp")] not in sources
 ]
 for name in sorted(files):
     if f"`{name}`" not in hacking:

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """The layer rules of docs/hacking.md#layout, checked on the source tree:
 each layer includes only the layers below it, only src/platform/ includes OS
-headers, and no source file sits directly in src/."""
+headers, only src/run/ drives the platform's connects, a header lives in
+include/loopcheck/ only when another layer includes it, and no source file
+sits directly in src/. tests/layers_test.py proves each rule fails."""
 import pathlib
 import re
 import sys
 
-root = pathlib.Path(sys.argv[1])
-LAYERS = ("core", "report", "platform", "cli")
+LAYERS = ("core", "report", "platform", "run", "cli")
 MAY_INCLUDE = {
     "core": {"core"},
     "report": {"core", "report"},
     "platform": {"core", "platform"},
+    "run": {"core", "platform", "run"},
     "cli": set(LAYERS),
 }
 # Headers that tie a file to an OS, to logging or to the command line.
@@ -23,38 +25,77 @@ OS_HEADER = re.compile(
 NOT_IN_CORE_OR_REPORT = re.compile(r"^(spdlog/|CLI/)")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 OS_MACRO = re.compile(r"\b(_WIN32|__linux__|__APPLE__)\b")
+# The platform's connect API: only the run layer (its connect driver, the
+# resolver and the listener attach) calls it.
+CONNECT_API = re.compile(
+    r"\b(ConnectSet|platform::resolve\s*\(|platform::list_listeners\s*\(|make_plan|"
+    r"probe\s*\(|run_emulation\s*\(|poll_until_done\s*\()"
+)
 
-failures = []
-checked = 0
-for path in sorted((root / "src").iterdir()):
-    if path.is_file() and path.suffix in (".cpp", ".hpp", ".h"):
-        failures.append(f"src/{path.name} is directly in src/: put it in a layer folder")
-for base in ("src", "include/loopcheck"):
-    for layer in LAYERS:
-        for path in sorted((root / base / layer).rglob("*")):
-            if path.suffix not in (".cpp", ".hpp"):
-                continue
-            rel = path.relative_to(root)
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if layer != "platform" and OS_MACRO.search(line) and line.lstrip().startswith("#"):
-                    failures.append(f"{rel}:{n}: OS test outside src/platform/: {line.strip()}")
-                m = INCLUDE.match(line)
-                if not m:
+
+def check(root):
+    failures = []
+    checked = 0
+    included_from = {}  # public header -> layers of the files that include it
+    for path in sorted((root / "src").iterdir()):
+        if path.is_file() and path.suffix in (".cpp", ".hpp", ".h"):
+            failures.append(f"src/{path.name} is directly in src/: put it in a layer folder")
+    for base in ("src", "include/loopcheck"):
+        for layer in LAYERS:
+            for path in sorted((root / base / layer).rglob("*")):
+                if path.suffix not in (".cpp", ".hpp"):
                     continue
-                checked += 1
-                name = m.group(2)
-                if name.startswith("loopcheck/"):
-                    target = name.split("/")[1]
-                    if target not in MAY_INCLUDE[layer]:
-                        failures.append(f"{rel}:{n}: {layer} may not include {name}")
-                elif m.group(1) == "<":
-                    if layer != "platform" and OS_HEADER.match(name):
-                        failures.append(f"{rel}:{n}: OS header <{name}> outside src/platform/")
-                    if layer in ("core", "report") and NOT_IN_CORE_OR_REPORT.match(name):
-                        failures.append(f"{rel}:{n}: {layer} may not include <{name}>")
-                else:
-                    failures.append(f'{rel}:{n}: write the include path in full: "{name}"')
-for f in failures:
-    print("FAIL", f)
-print(f"{checked - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+                rel = path.relative_to(root)
+                text = path.read_text(encoding="utf-8")
+                for n, line in enumerate(text.splitlines(), 1):
+                    code = line.split("//", 1)[0]
+                    if layer != "platform" and OS_MACRO.search(line) and line.lstrip().startswith("#"):
+                        failures.append(f"{rel}:{n}: OS test outside src/platform/: {line.strip()}")
+                    if layer == "cli" and CONNECT_API.search(code):
+                        failures.append(f"{rel}:{n}: cli calls the connect API directly "
+                                        f"(only src/run/ may): {line.strip()}")
+                    m = INCLUDE.match(line)
+                    if not m:
+                        continue
+                    checked += 1
+                    name = m.group(2)
+                    if name.startswith("loopcheck/"):
+                        target = name.split("/")[1]
+                        if target not in MAY_INCLUDE.get(layer, set()):
+                            failures.append(f"{rel}:{n}: {layer} may not include {name}")
+                        included_from.setdefault(name, set()).add(layer)
+                    elif m.group(1) == "<":
+                        if layer != "platform" and OS_HEADER.match(name):
+                            failures.append(f"{rel}:{n}: OS header <{name}> outside src/platform/")
+                        if layer in ("core", "report") and NOT_IN_CORE_OR_REPORT.match(name):
+                            failures.append(f"{rel}:{n}: {layer} may not include <{name}>")
+                    elif name.split("/")[0] in LAYERS:
+                        # A private header, beside its code: its own layer only.
+                        if name.split("/")[0] != layer:
+                            failures.append(f"{rel}:{n}: {name} is private to "
+                                            f"src/{name.split('/')[0]}/")
+                        elif not (root / "src" / name).is_file():
+                            failures.append(f"{rel}:{n}: no src/{name}")
+                    else:
+                        failures.append(f'{rel}:{n}: write the include path in full: "{name}"')
+    # include/loopcheck/ holds only what one layer offers another.
+    for layer in LAYERS:
+        for path in sorted((root / "include/loopcheck" / layer).rglob("*.hpp")):
+            name = str(path.relative_to(root / "include"))
+            others = included_from.get(name, set()) - {layer}
+            if not others:
+                failures.append(f"include/{name}: no other layer includes it: "
+                                f"move it beside its code in src/{layer}/")
+    return checked, failures
+
+
+def main():
+    checked, failures = check(pathlib.Path(sys.argv[1]))
+    for f in failures:
+        print("FAIL", f)
+    print(f"{checked - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,20 +1,12 @@
-// `loopcheck audit [PORT|FIRST-LAST]...`: reads the listener table once,
-// keeps every listener a loopback client can reach (loopback and wildcard
-// binds), and runs the check pipeline on localhost:PORT for all of their
-// ports at once, so every port gets the same diagnosis `loopcheck
-// localhost:PORT` gives, plus the audit's own flags (src/core/audit.cpp).
-#include "loopcheck/cli/command.hpp"
-#include "loopcheck/cli/options.hpp"
-#include "loopcheck/cli/pipeline.hpp"
-#include "loopcheck/cli/version.hpp"
-#include "loopcheck/core/audit.hpp"
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/platform/common/log.hpp"
-#include "loopcheck/platform/common/probe.hpp"
+// `loopcheck audit [PORT|FIRST-LAST]...`: its options, the request, and
+// the report (the audit itself is src/run/audit.cpp).
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/progress.hpp"
 #include "loopcheck/report/audit_report.hpp"
+#include "loopcheck/run/audit.hpp"
 
-#include <cstdio>
-#include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <memory>
 
 namespace loopcheck {
@@ -29,7 +21,7 @@ struct AuditArgs {
 
 /// The command as the report shows it: the ports and every setting that
 /// changes what is measured (a normalised form, not the exact argv).
-std::string command_line(const AuditArgs& args, const Options& opt) {
+std::string command_line(const AuditArgs& args, const AuditRequest& opt, Format format) {
     std::string out = "loopcheck audit";
     for (const auto& p : args.ports)
         out += " " + p;
@@ -39,78 +31,55 @@ std::string command_line(const AuditArgs& args, const Options& opt) {
         out += " --threshold " + args.common.threshold;
     if (opt.no_pair)
         out += " --no-pair";
-    if (opt.format != Format::text)
-        out += opt.format == Format::json ? " --json" : " --markdown";
+    if (format != Format::text)
+        out += format == Format::json ? " --json" : " --markdown";
     return out;
 }
 
-int run_audit(const AuditArgs& args) {
-    std::vector<PortRange> ranges;
+int run(const AuditArgs& args) {
+    AuditRequest request;
     for (const auto& text : args.ports) {
         auto r = parse_port_range(text);
         if (!r)
             return usage_failure(r.error().message);
-        ranges.push_back(*r);
+        request.ranges.push_back(*r);
     }
     auto common = validate_common(args.common);
     if (!common)
         return usage_failure(common.error().message);
-    Options opt;
-    apply_common(opt, *common);
-    opt.no_pair = args.no_pair;
-    const CommandSetup setup(opt.verbosity);
+    request.timeout = common->timeout;
+    request.threshold = common->threshold;
+    request.no_pair = args.no_pair;
+    request.command_line = command_line(args, request, common->format);
+    const CommandSetup setup(common->verbosity);
     if (auto code = setup.failed())
         return *code;
 
-    // The table is the audit's subject: without it there is nothing to do.
-    const bool one_port = ranges.size() == 1 && ranges[0].first == ranges[0].last;
-    const auto table =
-        platform::list_listeners(one_port ? std::optional(ranges[0].first) : std::nullopt);
-    if (!table)
-        return report_error(exit_code::internal, fmt::format("cannot list listening sockets: {}",
-                                                             table.error().message));
+    ProgressLine progress(live_lines_wanted(common->verbosity));
+    const auto audit = run_audit(request, progress.callback());
+    progress.clear();
+    if (!audit)
+        return run_failure(audit.error());
+    write_report(common->format, {[&] { return render_audit_text(*audit, text_style(common->color)); },
+                                  [&] { return render_audit_json(*audit); },
+                                  [&] { return render_audit_markdown(*audit); }});
+    return audit->exit_code;
+}
 
-    AuditReport audit;
-    audit.filtered = !ranges.empty();
-    audit.ports = group_ports(table->listeners, ranges, audit.not_loopback);
-    log::debug("{} listener(s), {} port(s) to audit", table->listeners.size(), audit.ports.size());
-    Report& check = audit.check;
-    check.loopcheck_version = std::string(version());
-    check.command_line = command_line(args, opt);
-    check.system = platform::system_facts();
-    check.threshold = opt.threshold;
-    check.timeout = opt.timeout;
-    for (std::size_t i = 0; i < audit.ports.size(); ++i) {
-        TargetReport tr;
-        tr.target = std::move(*parse_target(fmt::format("localhost:{}", audit.ports[i].port)));
-        check.targets.push_back(std::move(tr));
-        audit.ports[i].target = i;
-    }
-    resolve_targets(check, opt);
-    attach_listeners(check, table);
-    run_rounds(check, opt);
-    log::debug("probes done"); // -v shows where an audit spends its time
-    conclude(check, opt);
-    conclude_audit(audit);
-    log::debug("{} port(s) diagnosed", audit.ports.size());
-
-    write_report(opt.format, {[&] { return render_audit_text(audit, text_style(opt)); },
-                              [&] { return render_audit_json(audit); },
-                              [&] { return render_audit_markdown(audit); }});
-    return audit.exit_code;
+std::function<int()> declare(CLI::App& sub) {
+    auto args = std::make_shared<AuditArgs>();
+    sub.add_option("port", args->ports, "only these ports: 8000 or 8000-8100 (default: all)");
+    add_common_options(sub, args->common);
+    sub.add_flag("--no-pair", args->no_pair,
+                 "Windows: probe once per address, without the no-SYN-retry twin");
+    return [args] { return run(*args); };
 }
 
 } // namespace
 
-Command add_audit_command(CLI::App& app) {
-    auto args = std::make_shared<AuditArgs>();
-    CLI::App* sub = app.add_subcommand(
-        "audit", "every listener a loopback client can reach, and what localhost:PORT costs");
-    sub->add_option("port", args->ports, "only these ports: 8000 or 8000-8100 (default: all)");
-    add_common_options(*sub, args->common);
-    sub->add_flag("--no-pair", args->no_pair,
-                  "Windows: probe once per address, without the no-SYN-retry twin");
-    sub->footer(R"(Lists every listening TCP socket bound to a loopback or wildcard address,
+const CommandEntry audit_command{
+    "audit", "every listener a loopback client can reach, and what localhost:PORT costs",
+    R"(Lists every listening TCP socket bound to a loopback or wildcard address,
 grouped by port: who listens where (process and pid where this user may see
 them), and what localhost:PORT costs each kind of client. Connects once to
 localhost on every such port, all at once, and closes at once (no data).
@@ -129,8 +98,7 @@ Exit codes (as for checking localhost:PORT on every port, combined):
 Examples:
   loopcheck audit                 every port on this machine
   loopcheck audit 8000 11434      two ports
-  loopcheck audit 8000-8100 --json)");
-    return {sub, [args] { return run_audit(*args); }};
-}
+  loopcheck audit 8000-8100 --json)",
+    declare};
 
 } // namespace loopcheck

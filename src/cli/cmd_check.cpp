@@ -1,126 +1,121 @@
-#include "loopcheck/cli/cmd_check.hpp"
+// `loopcheck [TARGET...]`: the main command's options, turned into a
+// CheckRequest, run, and written in the chosen format.
+#include "cli/cmd_check.hpp"
 
-#include "loopcheck/cli/options.hpp"
-#include "loopcheck/cli/pipeline.hpp"
-#include "loopcheck/cli/version.hpp"
+#include "cli/progress.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/selfcheck.hpp"
-#include "loopcheck/platform/common/log.hpp"
-#include "loopcheck/platform/common/probe.hpp"
-#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/report/render.hpp"
 
-#include <cstdio>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 namespace loopcheck {
 
-namespace {
+const char* const check_description =
+    "loopcheck resolves a name to its ordered address list, connects to every address, times "
+    "each refused or accepted connect, and says in plain words what each kind of client pays "
+    "and how to fix it. With no TARGET it checks this machine itself.";
 
-/// The self-check's set-up: a listener on 127.0.0.1 only and two closed
-/// ports, held open until the probes are done.
-struct SelfCheckSetup {
-    platform::Socket listener, closed_v4, closed_v6;
-    SelfCheck facts;
-    std::vector<std::string> targets;
-};
+const char* const check_footer = R"(Targets:
+  localhost:11434  [::1]:8080  127.0.0.1:9  http://localhost:11434/v1  11434 (= localhost:11434)
 
-Result<SelfCheckSetup> set_up_self_check() {
-    SelfCheckSetup s;
-    auto listener = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
-    if (!listener)
-        return listener.error();
-    auto listen_addr = platform::local_address(*listener);
-    if (!listen_addr)
-        return listen_addr.error();
-    s.listener = std::move(*listener);
-    s.facts.listener_port = listen_addr->port;
+Exit codes:
+  0  healthy: every target connects and nothing is slower than --threshold
+  1  slow: a refusal, fallback or connect took longer than --threshold
+  2  usage error: a bad option or target; nothing was probed
+  3  server down: no address of a target accepted (refusals fast)
+  4  a name did not resolve
+  5  internal error
+  130 interrupted (the report so far is still printed)
+  With several targets the first of 130, 5, 2, 4, 1, 3, 0 that applies wins.
 
-    auto closed4 = platform::bind_closed(make_ipv4(127, 0, 0, 1));
-    if (!closed4)
-        return closed4.error();
-    auto c4 = platform::local_address(*closed4);
-    if (!c4)
-        return c4.error();
-    s.closed_v4 = std::move(*closed4);
-    s.facts.closed_port_v4 = c4->port;
+Examples:
+  loopcheck localhost:11434                  dev box: why is my client slow to reach Ollama?
+  loopcheck --json localhost:8000 >r.json    CI: the exit code says healthy (0), slow (1), down (3)
+  loopcheck --markdown localhost:8000        bug ticket: a report to paste into the issue
+  loopcheck --expect refused 127.0.0.1:9     test harness: a closed port must refuse fast
 
-    // IPv6 may be off entirely; the self-check says so instead of failing.
-    if (auto closed6 = platform::bind_closed(ipv6_loopback())) {
-        if (auto c6 = platform::local_address(*closed6)) {
-            s.closed_v6 = std::move(*closed6);
-            s.facts.closed_port_v6 = c6->port;
-        }
-    } else {
-        log::debug("no IPv6 loopback: {}", closed6.error().message);
-    }
-    s.targets.push_back(fmt::format("localhost:{}", s.facts.listener_port));
-    s.targets.push_back(fmt::format("127.0.0.1:{}", s.facts.closed_port_v4));
-    if (s.facts.closed_port_v6 != 0)
-        s.targets.push_back(fmt::format("[::1]:{}", s.facts.closed_port_v6));
-    return s;
+Docs: docs/usage.md, docs/diagnosis.md, man loopcheck)";
+
+void add_check_options(CLI::App& app, CheckArgs& a) {
+    app.add_option("target", a.targets,
+                   "host:port, [v6]:port, URL or bare port; none = check this machine")
+        ->type_name("TARGET");
+    app.add_option("-n,--count", a.count, "connect to every address N times (default 1)")
+        ->type_name("N");
+    app.add_flag("-4,--ipv4", a.ipv4, "resolve and probe IPv4 addresses only");
+    app.add_flag("-6,--ipv6", a.ipv6, "resolve and probe IPv6 addresses only");
+    add_common_options(app, a.common);
+    app.add_option("--expect", a.expect,
+                   "'refused': exit 0 when every address refuses fast (test harnesses)")
+        ->check(CLI::IsMember({"refused"}))
+        ->type_name("refused");
+    app.add_flag("--quick", a.quick,
+                 "Windows: skip the ~2 s default-stack probes of loopback addresses and infer them "
+                 "from the no-SYN-retry probe and the retry limit");
+    app.add_flag("--no-pair", a.no_pair,
+                 "Windows: probe once per address, without the no-SYN-retry twin");
+    app.add_option("--syn-retries", a.syn_retries,
+                   "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
+        ->check(CLI::Range(0, 253))
+        ->type_name("N");
+    app.add_option("--emulate", a.emulate,
+                   "run a client's connect algorithm for real, once per round (-n): "
+                   "sequential, happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
+        ->allow_extra_args(false) // one strategy per --emulate; later words are targets
+        ->type_name("STRATEGY");
 }
 
-} // namespace
-
-int run_check(const Options& opt) {
-    std::vector<Target> targets;
-    for (const auto& text : opt.targets) {
+Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line) {
+    auto common = validate_common(a.common);
+    if (!common)
+        return common.error();
+    if (a.count < 1 || a.count > max_count)
+        return usage_error(fmt::format("--count must be from 1 to {}", max_count));
+    if (a.ipv4 && a.ipv6)
+        return usage_error("-4 and -6 exclude each other");
+    if (a.quick && (a.no_pair || a.syn_retries))
+        return usage_error("--quick needs the paired probes: not with --no-pair or --syn-retries");
+    CheckCommand c;
+    c.output = common->output();
+    CheckRequest& r = c.request;
+    for (const auto& text : a.emulate) {
+        auto spec = parse_emulation(text);
+        if (!spec)
+            return spec.error();
+        r.emulate.push_back(std::move(*spec));
+    }
+    for (const auto& text : a.targets) {
         auto t = parse_target(text);
         if (!t)
-            return usage_failure(t.error().message);
-        targets.push_back(std::move(*t));
+            return t.error();
+        r.targets.push_back(std::move(*t));
     }
-    const CommandSetup command(opt.verbosity);
-    if (auto code = command.failed())
+    r.timeout = common->timeout;
+    r.threshold = common->threshold;
+    r.count = a.count;
+    r.family = a.ipv4 ? FamilyFilter::ipv4 : (a.ipv6 ? FamilyFilter::ipv6 : FamilyFilter::any);
+    r.expect_refused = a.expect == "refused";
+    r.no_pair = a.no_pair;
+    r.quick = a.quick;
+    r.syn_retries = a.syn_retries;
+    r.command_line = std::move(command_line);
+    return c;
+}
+
+int run_check_command(const CheckCommand& command) {
+    const CommandSetup setup(command.output.verbosity);
+    if (auto code = setup.failed())
         return *code;
-
-    Report report;
-    report.loopcheck_version = std::string(version());
-    report.command_line = opt.command_line;
-    report.system = platform::system_facts();
-    report.threshold = opt.threshold;
-    report.timeout = opt.timeout;
-    report.count = opt.count;
-
-    std::optional<SelfCheckSetup> self;
-    std::size_t expect_refused_from = SIZE_MAX;
-    if (targets.empty()) {
-        auto setup = set_up_self_check();
-        if (!setup)
-            return report_error(exit_code::internal,
-                                fmt::format("self-check set-up failed: {}", setup.error().message));
-        self = std::move(*setup);
-        for (const auto& text : self->targets)
-            targets.push_back(std::move(*parse_target(text)));
-        expect_refused_from = 1; // the closed ports are meant to refuse
-    }
-    for (auto& t : targets) {
-        TargetReport tr;
-        tr.target = std::move(t);
-        report.targets.push_back(std::move(tr));
-    }
-
-    resolve_targets(report, opt);
-    attach_listeners(report);
-    run_rounds(report, opt);
-    conclude(report, opt, expect_refused_from);
-    run_emulations(report, opt);
-
-    if (self) {
-        self->facts.statements =
-            self_check_statements(report.targets[0], report.targets[1],
-                                  report.targets.size() > 2 ? &report.targets[2] : nullptr,
-                                  opt.threshold, report.system.hosts_file);
-        report.self_check = self->facts;
-    }
-
-    const int code = combined_exit_code(report);
-    report.exit_code = code;
-
-    write_report(opt.format,
-                 {[&] { return render_text(report, text_style(opt)); },
-                  [&] { return render_json(report); }, [&] { return render_markdown(report); }});
-    return code;
+    ProgressLine progress(live_lines_wanted(command.output.verbosity));
+    auto report = run_check(command.request, progress.callback());
+    progress.clear();
+    if (!report)
+        return run_failure(report.error());
+    write_report(command.output.format,
+                 {[&] { return render_text(*report, text_style(command.output.color)); },
+                  [&] { return render_json(*report); }, [&] { return render_markdown(*report); }});
+    return report->exit_code;
 }
 
 } // namespace loopcheck

@@ -1,4 +1,4 @@
-#include "loopcheck/cli/logging.hpp"
+#include "cli/logging.hpp"
 
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"

@@ -1,6 +1,6 @@
 // loopcheck's entry point: the command line only. Everything else lives in
 // the library so that tests can reach it.
-#include "loopcheck/cli/cli.hpp"
+#include "cli/cli.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/core/untrusted.hpp"

@@ -1,13 +1,15 @@
-#include "loopcheck/cli/options.hpp"
-#include "loopcheck/core/untrusted.hpp"
+// The shared options, the error printer, report writing and set-up.
+#include "cli/options.hpp"
 
-#include "loopcheck/cli/logging.hpp"
+#include "cli/logging.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/platform/common/probe.hpp"
+#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/run/stop.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -79,14 +81,6 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
     return out;
 }
 
-void apply_common(Options& opt, const CommonOptions& common) {
-    opt.timeout = common.timeout;
-    opt.threshold = common.threshold;
-    opt.format = common.format;
-    opt.color = common.color;
-    opt.verbosity = common.verbosity;
-}
-
 int report_error(int code, const std::string& message) {
     // Messages quote what was typed (CLI11), the OS or the resolver: their
     // controls are escaped.
@@ -99,6 +93,13 @@ int usage_failure(const std::string& message) {
     return report_error(exit_code::usage, message);
 }
 
+int run_failure(const Error& error) {
+    const int code = error.kind == ErrorKind::usage     ? exit_code::usage
+                     : error.kind == ErrorKind::resolve ? exit_code::unresolved
+                                                        : exit_code::internal;
+    return report_error(code, error.message);
+}
+
 void write_report(Format format, const Renderings& renderings) {
     const auto& render = format == Format::json       ? renderings.json
                          : format == Format::markdown ? renderings.markdown
@@ -106,6 +107,18 @@ void write_report(Format format, const Renderings& renderings) {
     const std::string out = render ? render() : renderings.text();
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
+}
+
+TextStyle text_style(ColorMode color) {
+    TextStyle style;
+    const char* no_color = std::getenv("NO_COLOR");
+    const bool no_color_set = no_color != nullptr && *no_color != '\0';
+    style.color = color == ColorMode::always ||
+                  (color == ColorMode::automatic && !no_color_set &&
+                   platform::is_terminal(platform::Stream::out));
+    const int width = platform::terminal_width();
+    style.width = width > 0 ? std::min(width, 120) : 100;
+    return style;
 }
 
 CommandSetup::CommandSetup(int verbosity) {

@@ -1,9 +1,27 @@
-#include "loopcheck/cli/progress.hpp"
+// The live lines on stderr: written in place with "\r\033[K", erased at
+// the end, never on a pipe.
+#include "cli/progress.hpp"
+
+#include "loopcheck/platform/platform.hpp"
 
 #include <cstdio>
 #include <fmt/format.h>
 
 namespace loopcheck {
+
+void LiveLine::show(const std::string& text) {
+    if (!enabled_ || (text.empty() && !shown_))
+        return;
+    std::fputs(("\r\033[K" + text).c_str(), stderr);
+    std::fflush(stderr);
+    shown_ = !text.empty();
+}
+
+LiveLineFn LiveLine::function() {
+    if (!enabled_)
+        return {};
+    return [this](const std::string& text) { show(text); };
+}
 
 ProgressFn ProgressLine::callback() {
     if (!enabled_)
@@ -15,21 +33,15 @@ void ProgressLine::show(const ProbeProgress& p) {
     if (p.elapsed < show_after_ || p.oldest == nullptr)
         return;
     const auto seconds = static_cast<double>(p.elapsed.count()) / 1e6;
-    std::string text = fmt::format("\r\033[Kwaiting for {} ... {:.1f} s",
+    std::string text = fmt::format("waiting for {} ... {:.1f} s",
                                    endpoint_string(p.oldest->address), seconds);
     if (p.pending > 1)
         text += fmt::format(" ({} pending)", p.pending);
-    std::fputs(text.c_str(), stderr);
-    std::fflush(stderr);
-    shown_ = true;
+    line_.show(text);
 }
 
-void ProgressLine::clear() {
-    if (!shown_)
-        return;
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-    shown_ = false;
+bool live_lines_wanted(int verbosity) {
+    return verbosity >= 0 && platform::is_terminal(platform::Stream::err);
 }
 
 } // namespace loopcheck

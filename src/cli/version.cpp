@@ -1,21 +1,17 @@
-#include "loopcheck/cli/version.hpp"
+// --version: loopcheck's version and what it was built with.
+#include "cli/version.hpp"
+
+#include "loopcheck/run/version.hpp"
 
 #include <CLI/Version.hpp>
 #include <fmt/format.h>
 #include <spdlog/version.h>
 
-#ifndef LOOPCHECK_VERSION
-#error "LOOPCHECK_VERSION must be defined by the build"
-#endif
 #ifndef LOOPCHECK_PLATFORM
 #define LOOPCHECK_PLATFORM "unknown"
 #endif
 
 namespace loopcheck {
-
-std::string_view version() noexcept {
-    return LOOPCHECK_VERSION;
-}
 
 std::string version_string() {
     return fmt::format("loopcheck {} ({}; CLI11 {}, fmt {}.{}.{}, spdlog {}.{}.{})", version(),

@@ -1,4 +1,4 @@
-#include "loopcheck/core/client_table.hpp"
+#include "core/client_table.hpp"
 
 #include <array>
 

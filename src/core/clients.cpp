@@ -1,4 +1,4 @@
-#include "loopcheck/core/clients.hpp"
+#include "core/clients.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "loopcheck/core/connect_algorithms.hpp"
+#include "core/connect_algorithms.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "loopcheck/core/diagnose.hpp"
+#include "core/diagnose.hpp"
 
-#include "loopcheck/core/diagnose_listeners.hpp"
-#include "loopcheck/core/diagnoser.hpp"
+#include "core/diagnose_listeners.hpp"
+#include "core/diagnoser.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // The advice half of the diagnosis: the fixes to offer (client settings,
 // the address to use, the server to start or rebind), the exit code and the
 // one-line verdict, from the findings diagnose.cpp made.
-#include "loopcheck/core/diagnose_listeners.hpp"
-#include "loopcheck/core/diagnoser.hpp"
+#include "core/diagnose_listeners.hpp"
+#include "core/diagnoser.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 
 #include <algorithm>

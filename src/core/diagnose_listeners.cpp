@@ -1,4 +1,4 @@
-#include "loopcheck/core/diagnose_listeners.hpp"
+#include "core/diagnose_listeners.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "loopcheck/core/stats.hpp"
+#include "core/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

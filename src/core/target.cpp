@@ -229,6 +229,25 @@ Result<Target> parse_target(std::string_view text) {
     return Parser(text).run();
 }
 
+Target name_target(std::string_view name, std::uint16_t port) {
+    Target t;
+    t.input = fmt::format("{}:{}", name, port);
+    t.host = std::string(name);
+    t.port = port;
+    t.host_len = name.size();
+    return t;
+}
+
+Target address_target(const Address& address) {
+    Target t;
+    t.input = endpoint_string(address);
+    t.host = ip_string(address);
+    t.port = address.port;
+    t.literal = address;
+    t.host_len = address.family == Family::ipv6 ? t.host.size() + 2 : t.host.size();
+    return t;
+}
+
 std::string rewrite_host(const Target& t, const Address& to) {
     const std::string host =
         to.family == Family::ipv6 ? fmt::format("[{}]", ip_string(to)) : ip_string(to);

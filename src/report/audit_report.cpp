@@ -3,7 +3,7 @@
 // every port with something to say. Text, JSON and Markdown show the same.
 #include "loopcheck/report/audit_report.hpp"
 
-#include "loopcheck/report/json_writer.hpp"
+#include "report/json_writer.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"

@@ -1,7 +1,7 @@
 // The JSON report ("schema": "loopcheck/1"), described field by field in
 // docs/report.schema.json. Durations are milliseconds with microsecond
 // precision.
-#include "loopcheck/report/json_writer.hpp"
+#include "report/json_writer.hpp"
 #include "loopcheck/report/render.hpp"
 
 namespace loopcheck {

@@ -1,4 +1,4 @@
-#include "loopcheck/report/json_writer.hpp"
+#include "report/json_writer.hpp"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 #include "loopcheck/report/staircase_report.hpp"
 
 #include "loopcheck/core/text.hpp"
-#include "loopcheck/report/json_writer.hpp"
+#include "report/json_writer.hpp"
 
 #include <algorithm>
 #include <array>

@@ -3,7 +3,7 @@
 #include "loopcheck/report/wait_report.hpp"
 
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/report/json_writer.hpp"
+#include "report/json_writer.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

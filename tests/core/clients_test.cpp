@@ -1,4 +1,4 @@
-#include "loopcheck/core/clients.hpp"
+#include "core/clients.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -136,3 +136,21 @@ TEST_CASE("rewrite_host keeps the rest of the input", "[target]") {
     CHECK(rewrite_host(ok(":11434"), v6) == "[::1]:11434");
     CHECK(rewrite_host(ok("[::1]:11434"), v4) == "127.0.0.1:11434");
 }
+
+TEST_CASE("targets built without text equal the parsed text", "[target]") {
+    auto same = [](const Target& built, std::string_view text) {
+        const auto parsed = parse_target(text);
+        REQUIRE(parsed.ok());
+        CHECK(built.input == parsed->input);
+        CHECK(built.scheme == parsed->scheme);
+        CHECK(built.host == parsed->host);
+        CHECK(built.port == parsed->port);
+        CHECK(built.port_from_scheme == parsed->port_from_scheme);
+        CHECK(built.literal == parsed->literal);
+        CHECK(built.host_pos == parsed->host_pos);
+        CHECK(built.host_len == parsed->host_len);
+    };
+    same(name_target("localhost", 11434), "localhost:11434");
+    same(address_target(make_ipv4(127, 0, 0, 1, 9)), "127.0.0.1:9");
+    same(address_target(ipv6_loopback(65535)), "[::1]:65535");
+}

@@ -15,7 +15,7 @@ import re
 import sys
 
 SHARED = "include/loopcheck/platform/win32/winsock.hpp"
-VIA = {"loopcheck/platform/win32/winsock.hpp", "loopcheck/platform/win32/socket_helpers.hpp"}
+VIA = {"platform/win32/winsock.hpp", "platform/win32/socket_helpers.hpp"}
 WIN32_DIRS = (os.path.join("src", "platform", "win32"),
               os.path.join("include", "loopcheck", "platform", "win32"))
 OS_HEADERS = re.compile(r'#\s*include\s*<(winsock2|winsock|ws2tcpip|windows|mstcpip)\.h>',

@@ -1,6 +1,6 @@
 // One target's conclusion from its measurements: samples -> per-address
 // summary -> diagnosis, and each --emulate strategy's prediction. The check
-// pipeline (src/cli/pipeline.cpp) and the report tests call the same
+// run layer (src/run/measure.cpp) and the report tests call the same
 // function, so the golden reports are what the tool would print.
 #pragma once
 

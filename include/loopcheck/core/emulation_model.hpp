@@ -1,9 +1,9 @@
 // The model half of --emulate: which client algorithm to run, in which
 // order it tries the addresses, and what the client model predicts for it.
-// platform/common/emulation_run.hpp runs it for real.
+// src/run/emulation_run.cpp runs it for real.
 #pragma once
 
-#include "loopcheck/core/clients.hpp"
+#include "core/clients.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/sample.hpp"
 

@@ -24,6 +24,8 @@ struct Target {
     /// rewrite just that part. Length 0 when the input named only a port.
     std::size_t host_pos = 0;
     std::size_t host_len = 0;
+
+    friend bool operator==(const Target&, const Target&) = default;
 };
 
 /// Longest host name accepted: the DNS limit on a name's text form.
@@ -32,6 +34,14 @@ inline constexpr std::size_t max_host_length = 253;
 /// Parses one target. The error (ErrorKind::usage) is one line naming the
 /// bad part, e.g. "invalid target 'x:0': port 0 is not a valid port".
 Result<Target> parse_target(std::string_view text);
+
+/// The target "NAME:PORT" for a host name, exactly as parse_target reads
+/// that text (the self-check and audit build theirs without text).
+Target name_target(std::string_view name, std::uint16_t port);
+
+/// The target for an address and its port, exactly as parse_target reads
+/// endpoint_string(address): "127.0.0.1:9", "[::1]:9".
+Target address_target(const Address& address);
 
 /// The input rewritten to connect to `to` instead of the name: the URL
 /// keeps its scheme, path and query; "localhost:8000" becomes

@@ -53,9 +53,13 @@ Micros monotonic_now();
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
                                      FamilyFilter filter);
 
+/// The text of a small file (the hosts file, /etc/gai.conf), at most
+/// `max_bytes` of it; nullopt when it cannot be opened.
+std::optional<std::string> read_text_file(const std::string& path, std::size_t max_bytes);
+
 /// Non-blocking connects in flight, waited on together: the one connect
-/// primitive each OS implements. probe() and the client emulation are
-/// built on it (src/platform/common/probe.cpp, src/platform/common/emulation_run.cpp).
+/// primitive each OS implements. The run layer's connect driver is its one
+/// user (src/run/connect_driver.cpp).
 class ConnectSet {
 public:
     using Id = std::size_t;

@@ -7,7 +7,7 @@
 #include "loopcheck/core/netstat.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/posix/small_file.hpp"
+#include "platform/posix/small_file.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 // After the socket headers it relies on.
-#include "loopcheck/platform/common/connect_book.hpp"
-#include "loopcheck/platform/common/sockaddr.hpp"
-#include "loopcheck/platform/posix/socket_helpers.hpp"
+#include "platform/common/connect_book.hpp"
+#include "platform/common/sockaddr.hpp"
+#include "platform/posix/socket_helpers.hpp"
 
 namespace loopcheck::platform {
 

@@ -2,7 +2,7 @@
 // system_facts(), the interrupt handler, is_terminal(), terminal_width().
 // The sockets are in platform/posix/connect.cpp. Linux-only parts are marked.
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/posix/small_file.hpp"
+#include "platform/posix/small_file.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 // Sockets loopcheck owns on POSIX systems: the self-check's and `loopcheck
 // listen`'s listeners, closed ports held bound, and accepting on them.
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/posix/socket_helpers.hpp"
+#include "platform/posix/socket_helpers.hpp"
 
 #include <cerrno>
 #include <cstring>

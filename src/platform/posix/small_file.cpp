@@ -1,4 +1,4 @@
-#include "loopcheck/platform/posix/small_file.hpp"
+#include "platform/posix/small_file.hpp"
 
 #include <algorithm>
 #include <cerrno>

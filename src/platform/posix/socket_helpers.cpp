@@ -1,6 +1,6 @@
 // Socket helpers the POSIX platform files share: address conversion and
 // opening a non-blocking socket.
-#include "loopcheck/platform/posix/socket_helpers.hpp"
+#include "platform/posix/socket_helpers.hpp"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 // After the socket headers it relies on.
-#include "loopcheck/platform/common/sockaddr.hpp"
+#include "platform/common/sockaddr.hpp"
 
 namespace loopcheck::platform::posix {
 

@@ -6,17 +6,17 @@
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/core/windows_tcp_info.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
-#include "loopcheck/platform/common/connect_book.hpp"
+#include "platform/common/connect_book.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/win32/socket_helpers.hpp"
+#include "platform/win32/socket_helpers.hpp"
 
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
 
 // After the Winsock headers (platform/win32/socket_helpers.hpp) it relies on.
-#include "loopcheck/platform/common/sockaddr.hpp"
+#include "platform/common/sockaddr.hpp"
 
 namespace loopcheck::platform {
 

@@ -4,7 +4,7 @@
 #include "loopcheck/core/windows_tcp_settings.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/win32/socket_helpers.hpp"
+#include "platform/win32/socket_helpers.hpp"
 
 #include <array>
 #include <atomic>

@@ -14,7 +14,7 @@
 // The shared header first: it sets FD_SETSIZE before winsock2.h, so every
 // file sees the same fd_set, and orders winsock2.h before windows.h.
 // iphlpapi.h and tlhelp32.h build on both.
-#include "loopcheck/platform/win32/socket_helpers.hpp"
+#include "platform/win32/socket_helpers.hpp"
 // clang-format off
 #include <iphlpapi.h>
 #include <tlhelp32.h>

@@ -3,7 +3,7 @@
 #include "loopcheck/core/winsock_errors.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/platform/win32/socket_helpers.hpp"
+#include "platform/win32/socket_helpers.hpp"
 
 #include <fmt/format.h>
 

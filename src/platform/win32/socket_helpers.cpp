@@ -1,10 +1,10 @@
-#include "loopcheck/platform/win32/socket_helpers.hpp"
+#include "platform/win32/socket_helpers.hpp"
 
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/core/utf16.hpp"
 #include "loopcheck/core/winsock_errors.hpp"
 #include "loopcheck/platform/common/log.hpp"
-#include "loopcheck/platform/common/sockaddr.hpp"
+#include "platform/common/sockaddr.hpp"
 
 #include <algorithm>
 #include <array>

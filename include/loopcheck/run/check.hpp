@@ -1,0 +1,41 @@
+// `loopcheck [TARGET...]` as a request and its report: the engine's entry
+// point for the check and the self-check (src/run/check.cpp).
+#pragma once
+
+#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/core/report.hpp"
+#include "loopcheck/core/result.hpp"
+#include "loopcheck/core/target.hpp"
+#include "loopcheck/run/progress.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopcheck {
+
+struct CheckRequest {
+    std::vector<Target> targets; ///< empty: the self-check
+    Micros timeout{5'000'000};
+    Micros threshold{100'000};
+    int count = 1;
+    FamilyFilter family = FamilyFilter::any;
+    bool expect_refused = false;
+    bool no_pair = false;
+    bool quick = false;             ///< --quick: infer default-stack refusals on Windows loopback
+    std::optional<int> syn_retries; ///< --syn-retries N on every probe
+    std::vector<EmulationSpec> emulate; ///< --emulate, in the order given
+    std::string command_line;           ///< as typed, for the Markdown report
+
+    friend bool operator==(const CheckRequest&, const CheckRequest&) = default;
+};
+
+/// Runs a check whole: resolves every target, reads the listener table,
+/// probes every address -n times, concludes each target, runs the
+/// emulations, and (with no target) the self-check's statements; the
+/// report's exit_code is set. An Error only when the self-check cannot set
+/// itself up.
+/// `progress`: the live line while probes wait; may be empty.
+Result<Report> run_check(const CheckRequest& request, const ProgressFn& progress = {});
+
+} // namespace loopcheck

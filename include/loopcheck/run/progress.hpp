@@ -1,0 +1,24 @@
+// What a run reports while it waits, so that cli can show a live line
+// (the run itself never writes to a terminal).
+#pragma once
+
+#include "loopcheck/core/sample.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace loopcheck {
+
+/// A probe run's state, about every 100 ms while anything is pending.
+struct ProbeProgress {
+    Micros elapsed{0};       ///< since the oldest pending probe started
+    std::size_t pending = 0; ///< probes still waiting or not yet started
+    const ProbeSpec* oldest = nullptr;
+};
+using ProgressFn = std::function<void(const ProbeProgress&)>;
+
+/// A live status line to show in place of the last one; "" erases it.
+using LiveLineFn = std::function<void(const std::string& line)>;
+
+} // namespace loopcheck

@@ -1,0 +1,29 @@
+// `loopcheck wait` as a request and its report (src/run/wait.cpp).
+#pragma once
+
+#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/wait.hpp"
+#include "loopcheck/run/progress.hpp"
+
+#include <string>
+#include <vector>
+
+namespace loopcheck {
+
+struct WaitRequest {
+    std::vector<Target> targets;
+    WaitGoal goal = WaitGoal::any_address;
+    bool strict = false;
+    Micros limit{30'000'000};  ///< --for
+    Micros interval{25'000};   ///< --interval
+    std::string command_line;  ///< as the report shows it
+};
+
+/// Resolves every target (a name that does not resolve is not waited for),
+/// polls until each target's goal is met, --for runs out or Ctrl-C, reads
+/// who listens on the ports of the targets it gave up on, and concludes;
+/// the report's exit_code is set.
+/// `live`: the status line while waiting; may be empty.
+WaitReport run_wait(const WaitRequest& request, const LiveLineFn& live = {});
+
+} // namespace loopcheck

@@ -1,0 +1,38 @@
+// The one command table: every subcommand's name, help and options, and
+// the function that turns its options into a request, runs it and renders
+// the report. Dispatch and --help both read it (src/cli/cli.cpp).
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
+
+namespace loopcheck {
+
+struct CommandEntry {
+    std::string_view name;    ///< the word after `loopcheck`
+    std::string_view summary; ///< one line in `loopcheck --help`
+    std::string_view footer;  ///< the end of `loopcheck NAME --help`
+    /// Declares the command's options on its CLI11 subcommand and returns
+    /// what runs after a successful parse: options -> request -> run ->
+    /// report on stdout -> exit code.
+    std::function<int()> (*declare)(CLI::App& sub);
+};
+
+/// `loopcheck audit` (src/cli/cmd_audit.cpp).
+extern const CommandEntry audit_command;
+/// `loopcheck listen` (src/cli/cmd_listen.cpp).
+extern const CommandEntry listen_command;
+/// `loopcheck staircase` (src/cli/cmd_staircase.cpp).
+extern const CommandEntry staircase_command;
+/// `loopcheck wait` (src/cli/cmd_wait.cpp).
+extern const CommandEntry wait_command;
+
+/// Every subcommand, in --help's order.
+std::span<const CommandEntry* const> subcommands();
+
+} // namespace loopcheck

@@ -1,0 +1,14 @@
+// The command table: every subcommand, in --help's order.
+#include "cli/command.hpp"
+
+#include <array>
+
+namespace loopcheck {
+
+std::span<const CommandEntry* const> subcommands() {
+    static const std::array<const CommandEntry*, 4> table = {
+        &audit_command, &listen_command, &staircase_command, &wait_command};
+    return table;
+}
+
+} // namespace loopcheck

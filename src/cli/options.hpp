@@ -1,0 +1,122 @@
+// The options every command shares, declared and validated once
+// (src/cli/options.cpp), and what every command does around its run:
+// set-up, the one error printer, writing the report.
+#pragma once
+
+#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/result.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/report/render.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace loopcheck {
+
+enum class Format : std::uint8_t { text, json, markdown };
+enum class ColorMode : std::uint8_t { automatic, always, never };
+
+/// How a command's report is written: format, colour, and how much goes
+/// to stderr.
+struct Output {
+    Format format = Format::text;
+    ColorMode color = ColorMode::automatic;
+    int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
+
+    friend bool operator==(const Output&, const Output&) = default;
+};
+
+/// Bounds the command line enforces (documented in docs/usage.md).
+inline constexpr int max_count = 10'000;
+inline constexpr Micros max_timeout{3'600'000'000LL};
+
+/// The options several commands share, as typed on the command line.
+struct CommonArgs {
+    std::string timeout = "5s";
+    std::string threshold = "100ms";
+    std::string format = "text";
+    std::string color = "auto";
+    bool json = false, markdown = false, quiet = false;
+    int verbose = 0;
+};
+
+/// Which of the shared options a command offers.
+struct CommonSet {
+    bool timeout = true;
+    bool threshold = true;
+    bool format = true; ///< --format, --json, --markdown (false: --json only)
+    bool color = true;
+    bool quiet = true;
+};
+
+/// The shared options, validated.
+struct CommonOptions {
+    Micros timeout{5'000'000};
+    Micros threshold{100'000};
+    Format format = Format::text;
+    ColorMode color = ColorMode::automatic;
+    int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
+
+    [[nodiscard]] Output output() const { return {format, color, verbosity}; }
+};
+
+/// Declares the shared options on `app` (the main command or a
+/// subcommand), writing into `args`, which must outlive the parse.
+void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which = {});
+
+/// Pure: the shared options, or the one-line usage error (without the
+/// "loopcheck: error: " prefix). Durations as parse_duration reads them;
+/// --timeout in (0, 1 h], --threshold above 0, one output format, -q and
+/// -v exclusive.
+Result<CommonOptions> validate_common(const CommonArgs& args);
+
+/// The one error printer: "loopcheck: error: <message>" on one line of
+/// stderr (newlines folded); returns `code`.
+int report_error(int code, const std::string& message);
+
+/// report_error(exit_code::usage, message).
+int usage_failure(const std::string& message);
+
+/// The exit code for an Error from a run (usage 2, resolve 4, else 5),
+/// printed with report_error.
+int run_failure(const Error& error);
+
+/// How a report looks in each format; a command without Markdown leaves
+/// `markdown` empty and never selects it.
+struct Renderings {
+    std::function<std::string()> text;
+    std::function<std::string()> json;
+    std::function<std::string()> markdown;
+};
+
+/// Renders the report in `format` and writes it to stdout, flushed.
+void write_report(Format format, const Renderings& renderings);
+
+/// Colour and width for the text report, from --color, NO_COLOR and the
+/// terminal.
+TextStyle text_style(ColorMode color);
+
+/// What every measuring command sets up first: logging at `verbosity` on
+/// stderr, the Ctrl-C/SIGTERM handler (request_stop), and the OS's socket
+/// library, which stays up while this lives.
+class CommandSetup {
+public:
+    explicit CommandSetup(int verbosity);
+    CommandSetup(const CommandSetup&) = delete;
+    CommandSetup& operator=(const CommandSetup&) = delete;
+
+    /// The exit code to return when the socket library failed (the error
+    /// is printed already); nullopt when all is well.
+    [[nodiscard]] std::optional<int> failed() const;
+
+private:
+    platform::NetworkScope network_;
+};
+
+} // namespace loopcheck

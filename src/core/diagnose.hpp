@@ -1,0 +1,107 @@
+// The diagnosis engine: from the addresses in resolver order and what each
+// connect did, name what is wrong, what each kind of client pays, and the
+// fix. Pure: no sockets, no clock. Every finding id is documented in
+// docs/diagnosis.md with the evidence it needs.
+#pragma once
+
+#include "core/clients.hpp"
+#include "core/observation.hpp"
+#include "loopcheck/core/listener.hpp"
+#include "loopcheck/core/machine.hpp"
+#include "loopcheck/core/result.hpp"
+#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/netstat.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopcheck {
+
+enum class Severity : std::uint8_t { ok, info, warning, error };
+std::string_view severity_name(Severity s) noexcept;
+
+/// Stable finding ids (the JSON report and the docs use these strings).
+namespace finding_id {
+inline constexpr std::string_view healthy = "healthy";
+inline constexpr std::string_view slow_refusal = "slow-refusal";
+inline constexpr std::string_view fallback_penalty = "fallback-penalty";
+inline constexpr std::string_view single_stack_listener = "single-stack-listener";
+inline constexpr std::string_view server_down = "server-down";
+inline constexpr std::string_view no_answer = "no-answer";
+inline constexpr std::string_view short_timeout = "short-timeout";
+inline constexpr std::string_view slow_accept = "slow-accept";
+inline constexpr std::string_view unresolved = "unresolved";
+/// Something listens on the port, but on no address the target reaches.
+inline constexpr std::string_view listener_elsewhere = "listener-elsewhere";
+/// An accept needed a SYN retransmission: the listener's backlog overflowed.
+inline constexpr std::string_view accept_queue_full = "accept-queue-full";
+} // namespace finding_id
+
+/// Why a refusal was slow.
+namespace cause {
+inline constexpr std::string_view syn_retransmission = "syn-retransmission";
+inline constexpr std::string_view unknown = "unknown";
+} // namespace cause
+
+struct Finding {
+    std::string id;
+    Severity severity = Severity::info;
+    std::string cause; ///< for slow-refusal; empty otherwise
+    std::string message;
+    std::optional<Address> address; ///< the address the finding is about, if one
+};
+
+struct Diagnosis {
+    std::string verdict; ///< one line, starts with OK/SLOW/DOWN/UNRESOLVED
+    std::vector<Finding> findings;
+    std::vector<ClientImpact> clients;
+    /// Every client model comes to the same result within 1 ms, so a
+    /// report may say so in one line instead of a table.
+    bool clients_agree = false;
+    /// Off Windows: the rows' "on Windows" predictions agree too (true on
+    /// Windows, where there are none). A report shows the table when either
+    /// is false.
+    bool clients_agree_on_windows = true;
+    std::vector<std::string> fixes;
+    /// The input rewritten to the address that accepted, when that avoids
+    /// a fallback (the first fix, as a value scripts can use).
+    std::optional<std::string> rewritten;
+    int exit_code = 0;
+};
+
+struct DiagnosisInput {
+    const Target* target = nullptr;
+    std::span<const Observation> addresses; ///< in resolver order
+    Micros threshold{100'000};
+    Micros timeout{5'000'000};
+    Os os = Os::other;
+    bool expect_refused = false;
+    /// What listens on the target's port on this machine
+    /// (platform::list_listeners), when the target is local and the table
+    /// could be read; nullopt otherwise. Findings and fixes then name the
+    /// process and the address it is bound to.
+    std::optional<std::span<const Listener>> listeners;
+    /// The kernel's ListenOverflows counter before and after the probes
+    /// (Linux), for the accept-queue-full finding; nullopt elsewhere.
+    std::optional<ListenOverflows> listen_overflows;
+    /// TargetReport::curl_localhost, summarised: for the curl rows only.
+    std::span<const Observation> curl_localhost;
+};
+
+Diagnosis diagnose(const DiagnosisInput& in);
+Diagnosis diagnose_unresolved(const Target& target, const Error& error);
+
+/// The wait a stack puts between SYN retransmissions after a refusal or a
+/// lost SYN: 500 ms on Windows (KB175523; measured as a 500 ms staircase),
+/// 1 s on Linux and macOS (the initial RTO; linear on Linux 6.7+). Zero when
+/// unknown.
+Micros syn_retry_step(Os os) noexcept;
+
+/// How many whole retry steps `latency` is, when it is within 10 % of a step
+/// of one (1 or more); nullopt when it fits none.
+std::optional<int> fits_retry_steps(Micros latency, Micros step) noexcept;
+
+} // namespace loopcheck

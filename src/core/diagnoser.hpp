@@ -1,0 +1,86 @@
+// The diagnosis engine's inside, shared by the files that implement it:
+// diagnose.cpp (the findings) and diagnose_advice.cpp (the fixes, the exit
+// code and the verdict). Not part of core's interface: use diagnose().
+#pragma once
+
+#include "core/diagnose.hpp"
+#include "core/diagnose_listeners.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopcheck::detail {
+
+/// The wait a refused or failed address costs a client that tries it.
+inline Micros cost(const Observation& o) {
+    return o.summary.latency.median;
+}
+
+inline bool accepted(const Observation& o) {
+    return o.summary.outcome == Outcome::accepted;
+}
+
+/// "ADDRESS OUTCOME after/in TIME", for findings.
+std::string describe(const Observation& o);
+
+class Diagnoser {
+public:
+    explicit Diagnoser(const DiagnosisInput& in) : in_(in), os_(in.os) {
+        // Addresses an interrupt cut short measured nothing: no finding or
+        // model may rest on them.
+        for (const auto& o : in.addresses)
+            if (!o.summary.interrupted)
+                measured_.push_back(o);
+        obs_ = measured_;
+        if (in.listeners)
+            port_listeners_ = listeners_on_port(*in.listeners, in.target->port);
+    }
+    /// Runs once, on a temporary: the diagnosis is moved out, not copied.
+    Diagnosis run() &&;
+
+private:
+    void add(std::string_view id, Severity sev, std::string message,
+             std::optional<Address> address = std::nullopt, std::string_view why = {}) {
+        d_.findings.push_back(
+            {std::string(id), sev, std::string(why), std::move(message), address});
+    }
+    bool name_target() const { return !in_.target->literal; }
+    void slow_refusals();
+    void fallback();
+    void single_stack();
+    void nothing_accepts();
+    void timeouts();
+    void slow_accepts();
+    void accept_queue_full();
+    void client_fixes();
+    /// Client rows that fail here or wait longer than the threshold.
+    bool client_pays(const ClientImpact& c) const {
+        return !c.prediction.connected || c.prediction.time > in_.threshold;
+    }
+    void listener_elsewhere();
+    void fixes();
+    /// The listener a connect to `a` lands on, when the table is known.
+    const Listener* listener_at(const Address& a) const {
+        return in_.listeners ? serving(port_listeners_, a) : nullptr;
+    }
+    /// The process's name for a fix ("ollama"), or "the server".
+    std::string server_name(const Listener* l) const {
+        return l && !l->process.empty() ? l->process.escaped() : "the server";
+    }
+    void verdict();
+    int exit_code() const;
+
+    const DiagnosisInput& in_;
+    Os os_;
+    std::vector<Observation> measured_;
+    std::span<const Observation> obs_;
+    Diagnosis d_;
+    std::optional<std::size_t> first_accept_;
+    Micros penalty_{0};
+    std::vector<Listener> port_listeners_; ///< on the target's port; empty when unknown
+};
+
+} // namespace loopcheck::detail

@@ -1,0 +1,46 @@
+// What the probes of one address add up to: the pure step between raw
+// samples and the diagnosis.
+#pragma once
+
+#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/sample.hpp"
+#include "core/stats.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace loopcheck {
+
+struct AddressSummary {
+    /// The outcome most rounds had (the first round's on a tie).
+    Outcome outcome = Outcome::error;
+    /// True when rounds disagreed (e.g. some accepted, some timed out).
+    bool mixed = false;
+    /// The native error name of the representative outcome ("ECONNREFUSED").
+    std::string native_name;
+    /// Latency with the system's defaults, over every round.
+    Summary latency;
+    /// The paired no-SYN-retry probe, when there was one and the OS took the option.
+    std::optional<Outcome> fast_outcome;
+    std::optional<Summary> fast_latency;
+    /// The option was requested but the OS did not take it (Wine, old Windows).
+    bool fast_option_refused = false;
+    /// The OS's name for that refusal ("WSAEOPNOTSUPP"); empty when none.
+    std::string fast_option_error;
+    /// Most SYN retransmissions the kernel counted in any default round.
+    std::optional<int> syn_retransmissions;
+    /// Every round was cut short by an interrupt: nothing was measured.
+    bool interrupted = false;
+};
+
+AddressSummary summarize_address(std::span<const Sample> samples,
+                                 std::span<const Sample> fast_samples);
+
+/// One address as the diagnosis sees it.
+struct Observation {
+    Address address;
+    AddressSummary summary;
+};
+
+} // namespace loopcheck

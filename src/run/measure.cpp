@@ -1,0 +1,96 @@
+// The steps of every check, in order: resolve, listeners, probe rounds,
+// conclusions, emulations, exit code.
+#include "run/measure.hpp"
+
+#include "loopcheck/core/conclude.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/run/stop.hpp"
+#include "loopcheck/run/version.hpp"
+#include "run/emulation_run.hpp"
+#include "run/rounds.hpp"
+#include "run/targets.hpp"
+
+namespace loopcheck {
+
+namespace {
+
+/// Summarises and diagnoses every target; targets from index
+/// `expect_refused_from` on are expected to refuse.
+void conclude(Report& report, const CheckRequest& opt, std::size_t expect_refused_from) {
+    for (std::size_t i = 0; i < report.targets.size(); ++i) {
+        auto& tr = report.targets[i];
+        if (!tr.resolve_error)
+            for (const auto& spec : opt.emulate)
+                tr.emulations.push_back({spec, {}, {}, {}, 0});
+        conclude_target(tr,
+                        {opt.threshold, opt.timeout, report.system.os,
+                         opt.expect_refused || i >= expect_refused_from, report.listen_overflows});
+    }
+}
+
+/// --emulate: after the probes, one strategy at a time so that no two
+/// measurements share the wire; each beside the prediction conclude() made.
+void run_emulations(Report& report, const CheckRequest& opt) {
+    for (auto& tr : report.targets) {
+        std::vector<Address> addresses;
+        for (const auto& a : tr.addresses)
+            addresses.push_back(a.address);
+        for (auto& e : tr.emulations) {
+            // As many rounds as the probes ran (-n): one emulated connect
+            // could be the outlier.
+            for (int round = 0; round < opt.count && !stop_requested(); ++round) {
+                log::debug("emulating {} against {} (round {})", e.spec.label, tr.target.input,
+                           round + 1);
+                e.rounds.push_back(run_emulation(e.spec, addresses, opt.timeout, report.system.os,
+                                                 report.system.windows_build));
+            }
+            settle_rounds(e);
+            if (stop_requested())
+                break;
+        }
+    }
+    report.incomplete = report.incomplete || stop_requested();
+}
+
+/// The targets' exit codes combined; 130 when the probes were interrupted.
+int combined_exit_code(const Report& report) {
+    if (report.incomplete)
+        return exit_code::interrupted;
+    int code = exit_code::healthy;
+    for (const auto& t : report.targets)
+        code = exit_code::combine(code, t.diagnosis.exit_code);
+    return code;
+}
+
+} // namespace
+
+Report measure(std::vector<Target> targets, const CheckRequest& request, const ProgressFn& progress,
+               const Result<ListenerTable>* table, std::size_t expect_refused_from) {
+    Report report;
+    report.loopcheck_version = std::string(version());
+    report.command_line = request.command_line;
+    report.system = platform::system_facts();
+    report.threshold = request.threshold;
+    report.timeout = request.timeout;
+    report.count = request.count;
+    for (auto& t : targets)
+        report.targets.emplace_back().target = std::move(t);
+
+    resolve_targets(report, request.family);
+    if (table)
+        attach_listeners(report, *table);
+    else
+        attach_listeners(report);
+    run_rounds(report,
+               {request.count, request.timeout, request.syn_retries, request.no_pair,
+                request.quick},
+               progress);
+    conclude(report, request, expect_refused_from);
+    run_emulations(report, request);
+    report.exit_code = combined_exit_code(report);
+    return report;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,87 @@
+// `loopcheck wait TARGET...`: resolve, poll (src/run/wait_poll.cpp), who
+// listens where the wait ran out, and the conclusion (src/core/wait.cpp).
+#include "loopcheck/run/wait.hpp"
+
+#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/platform/common/log.hpp"
+#include "loopcheck/platform/platform.hpp"
+#include "loopcheck/run/version.hpp"
+#include "run/targets.hpp"
+#include "run/wait_poll.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace loopcheck {
+
+namespace {
+
+void resolve(WaitReport& r) {
+    Resolver resolver(FamilyFilter::any);
+    for (auto& t : r.targets) {
+        auto addresses = resolver.addresses(t.target);
+        if (!addresses) {
+            t.resolve_error = addresses.error();
+            continue;
+        }
+        for (const Address& a : *addresses)
+            t.addresses.emplace_back().address = a;
+    }
+}
+
+bool is_local(const WaitTarget& t) {
+    return !t.resolve_error && !t.addresses.empty() &&
+           std::all_of(t.addresses.begin(), t.addresses.end(), [](const WaitAddress& a) {
+               return is_loopback(a.address) || is_unspecified(a.address);
+           });
+}
+
+/// For each local target the wait gave up on: who listens on its port now
+/// (one table for all of them).
+void attach_listeners(WaitReport& r) {
+    std::set<std::uint16_t> ports;
+    for (const auto& t : r.targets)
+        if (!t.done_at && is_local(t))
+            ports.insert(t.target.port);
+    if (ports.empty())
+        return;
+    const auto table = read_listener_table(ports);
+    for (auto& t : r.targets) {
+        if (t.done_at || !is_local(t))
+            continue;
+        if (!table)
+            t.listener_error = table.error().message;
+        else
+            t.listeners = listeners_on_port(table->listeners, t.target.port);
+    }
+}
+
+} // namespace
+
+WaitReport run_wait(const WaitRequest& request, const LiveLineFn& live) {
+    WaitReport r;
+    r.loopcheck_version = std::string(version());
+    r.command_line = request.command_line;
+    r.goal = request.goal;
+    r.strict = request.strict;
+    r.limit = request.limit;
+    r.interval = request.interval;
+    for (const auto& t : request.targets)
+        r.targets.push_back({t, {}, {}, {}, {}, {}});
+    resolve(r);
+
+    // A name that does not resolve is not waited for: exit 4 at once.
+    const bool unresolved = std::any_of(r.targets.begin(), r.targets.end(),
+                                        [](const WaitTarget& t) { return t.resolve_error; });
+    if (!unresolved) {
+        const SystemFacts facts = platform::system_facts();
+        log::debug("waiting up to {} for {} target(s)", format_duration(r.limit), r.targets.size());
+        poll_until_done(r, facts, live);
+        if (r.timed_out)
+            attach_listeners(r);
+    }
+    conclude_wait(r);
+    return r;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,319 @@
+// The poll loop of `loopcheck wait`. A connect that ends starts the next one
+// --interval later, so a refused address costs one socket per interval and
+// an accepting one ends the wait the moment its handshake completes,
+// whatever the other addresses are still doing. A connect that stays
+// unanswered (a refusal that needs a SYN retransmission) does not hold the
+// address up: further polls start beside it, a few in flight at once, so a
+// listener that appears meanwhile is seen at once.
+#include "run/wait_poll.hpp"
+
+#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/run/stop.hpp"
+#include "run/connect_driver.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace loopcheck {
+
+namespace {
+
+/// A connect nobody answered is given up after this long and started
+/// afresh: a SYN the kernel would retransmit only seconds later could
+/// otherwise hide a listener that has appeared since.
+constexpr Micros unanswered_limit{1'000'000};
+/// How many connects one address may have in flight while earlier ones are
+/// unanswered. Spread over unanswered_limit they start at least 125 ms
+/// apart, so a listener that appears behind a slow refusal is seen within
+/// about that, at eight sockets per address at most.
+constexpr std::size_t max_in_flight = 8;
+constexpr Micros overlap_gap = unanswered_limit / max_in_flight;
+/// When a later address wins, how long the earlier ones get to show
+/// whether they accept too (a dual-stack server binding one family a
+/// moment after the other) before they are reported as not accepting.
+constexpr Micros confirm_window{100'000};
+/// A confirming connect unanswered this long is taken as lost at once.
+constexpr Micros stale_connect{10'000};
+/// The longest single wait on the connect set: Ctrl-C and the live line
+/// are looked at this often.
+constexpr Micros max_sleep{100'000};
+
+/// One address's poller.
+struct Poller {
+    std::size_t target = 0, address = 0;
+    ProbeSpec spec;
+    std::vector<ConnectDriver::Id> in_flight; ///< oldest first
+    Micros next{0}; ///< when the next connect may start (since the wait began)
+};
+
+class Wait final : public Schedule {
+public:
+    Wait(WaitReport& r, const SystemFacts& facts, ConnectDriver& driver, const LiveLineFn& live)
+        : r_(r), set_(driver), live_(live) {
+        for (std::size_t t = 0; t < r.targets.size(); ++t)
+            for (std::size_t a = 0; a < r.targets[t].addresses.size(); ++a) {
+                const Address& addr = r.targets[t].addresses[a].address;
+                // Windows: no SYN retries on loopback, as libuv does, so
+                // that a refused poll costs microseconds, not ~2 s.
+                const bool fast = pair_probe(facts.os, facts.windows_build, addr);
+                pollers_.push_back(
+                    {t,
+                     a,
+                     {addr, fast ? SynPolicy::no_retries : SynPolicy::system_default, 0},
+                     {},
+                     Micros{0}});
+            }
+        start_ = platform::monotonic_now();
+    }
+
+    [[nodiscard]] Micros now() const { return platform::monotonic_now() - start_; }
+
+    /// Polls until every target's goal is met, --for runs out or a stop.
+    void run() {
+        phase_ = Phase::polling;
+        drive(set_, *this);
+        r_.waited = now();
+        if (live_)
+            live_("");
+    }
+
+    bool over(ConnectDriver& /*driver*/, Micros /*now*/) override {
+        if (phase_ == Phase::confirming) {
+            expire_some(now(), stale_connect, won_);
+            return now() >= until_ || !any_confirming_in_flight() || stop_requested();
+        }
+        const Micros t = now();
+        if (all_done()) // every target's goal is met
+            return true;
+        if (stop_requested()) {
+            r_.interrupted = true;
+            return true;
+        }
+        if (t >= r_.limit) {
+            r_.timed_out = true;
+            return true;
+        }
+        return false;
+    }
+    void start_due(ConnectDriver& /*driver*/, Micros /*now*/) override {
+        if (phase_ == Phase::polling)
+            start_polls(now());
+    }
+    Micros next_wake(const ConnectDriver& /*driver*/, Micros clock) const override {
+        const Micros t = now();
+        if (phase_ == Phase::confirming)
+            return clock + (std::min(until_, next_stale(won_)) - t);
+        return clock + std::max(Micros{0}, poll_wake(t) - t) + Micros{1};
+    }
+    void completed(ConnectDriver& /*driver*/, ConnectDriver::Completion&& c) override {
+        finish(c);
+    }
+    void after_wait(ConnectDriver& /*driver*/, Micros /*now*/) override {
+        if (phase_ == Phase::confirming)
+            return;
+        expire(now(), unanswered_limit, true);
+        mark_done();
+        show_live(now());
+    }
+
+    /// When an address after the first in resolver order won, gives the
+    /// earlier ones confirm_window to accept too before the report says
+    /// they do not.
+    void confirm_order() {
+        if (r_.goal != WaitGoal::any_address || r_.interrupted)
+            return;
+        confirming_.clear();
+        for (std::size_t i = 0; i < pollers_.size(); ++i) {
+            const auto& tr = r_.targets[pollers_[i].target];
+            if (!tr.done_at)
+                continue;
+            const auto before = refusing_before_winner(tr, r_.goal);
+            const WaitAddress& mine = tr.addresses[pollers_[i].address];
+            if (std::find(before.begin(), before.end(), &mine) == before.end())
+                continue;
+            confirming_.push_back(i);
+            if (pollers_[i].in_flight.empty())
+                start(i, now());
+        }
+        // A connect started before the win and unanswered for stale_connect
+        // is no race with a listener coming up (that refuses or accepts in
+        // microseconds): a lost SYN or RST. Waiting for it would delay the
+        // exit for nothing. Where refusals are slow, an address has such
+        // connects in flight all the time, the newest started with the
+        // winner's; it gets until it is stale_connect old, not the window.
+        won_ = platform::monotonic_now();
+        until_ = now() + confirm_window;
+        phase_ = Phase::confirming;
+        drive(set_, *this);
+        expire_some(now(), Micros{0});
+    }
+
+    /// Every connect of an unfinished target still in flight ends as "no
+    /// answer after" (a wait that ran out reports what each address was
+    /// doing); a finished target's are closed with the set, unreported.
+    void end_pending() {
+        const Micros t = now();
+        for (auto& p : pollers_)
+            if (!r_.targets[p.target].done_at)
+                expire_one(p, t, Micros{0}, false);
+    }
+
+private:
+    bool all_done() const {
+        return std::all_of(r_.targets.begin(), r_.targets.end(),
+                           [](const WaitTarget& t) { return t.done_at.has_value(); });
+    }
+
+    bool wants_poll(const Poller& p) const {
+        const auto& tr = r_.targets[p.target];
+        return !tr.done_at && !tr.addresses[p.address].reached;
+    }
+
+    /// Starts a connect at `t`. Should it still be unanswered by then, the
+    /// next one may start beside it after the larger of --interval and
+    /// overlap_gap; a connect that ends sooner sets an earlier start (finish).
+    void start(std::size_t i, Micros t) {
+        auto id = set_.start(pollers_[i].spec);
+        if (!id)
+            return; // out of descriptors: tried again on the next turn
+        pollers_[i].in_flight.push_back(*id);
+        pollers_[i].next = t + std::max(r_.interval, overlap_gap);
+        by_id_[*id] = i;
+    }
+
+    bool due(const Poller& p, Micros t) const {
+        return p.in_flight.size() < max_in_flight && p.next <= t && wants_poll(p);
+    }
+
+    void start_polls(Micros t) {
+        for (std::size_t i = 0; i < pollers_.size(); ++i)
+            if (due(pollers_[i], t))
+                start(i, t);
+    }
+
+    Micros poll_wake(Micros t) const {
+        Micros wake = std::min(r_.limit, t + max_sleep);
+        for (const auto& p : pollers_) {
+            if (!p.in_flight.empty()) // the oldest is the first to expire
+                wake = std::min(wake,
+                                set_.started_at(p.in_flight.front()) - start_ + unanswered_limit);
+            if (p.in_flight.size() < max_in_flight && wants_poll(p))
+                wake = std::min(wake, p.next);
+        }
+        return wake;
+    }
+
+    void finish(const ConnectDriver::Completion& c) {
+        const auto it = by_id_.find(c.id);
+        if (it == by_id_.end())
+            return;
+        Poller& p = pollers_[it->second];
+        by_id_.erase(it);
+        std::erase(p.in_flight, c.id);
+        const Micros t = now();
+        auto& a = r_.targets[p.target].addresses[p.address];
+        record_poll(a, r_.goal, c.sample.outcome, t);
+        if (a.reached) {
+            // The goal is met here: connects started beside this one would
+            // only repeat it (or, started before a listener came up, say
+            // what was true then). They are closed unreported: a reached
+            // address notes no "no answer after".
+            expire_one(p, t, Micros{0}, false);
+        } else {
+            p.next = std::min(p.next, t + r_.interval);
+        }
+    }
+
+    /// Gives up the confirming pollers' connects started before
+    /// `started_before` (on the monotonic clock) and unanswered for
+    /// `after`, as "no answer after".
+    void expire_some(Micros t, Micros after, Micros started_before = Micros::max()) {
+        for (const std::size_t i : confirming_)
+            expire_one(pollers_[i], t, after, false, started_before);
+    }
+
+    /// When the first confirming connect started before `won` becomes
+    /// stale_connect old (since the wait began); the far future if none.
+    Micros next_stale(Micros won) const {
+        Micros at = Micros::max();
+        for (const std::size_t i : confirming_)
+            for (const auto id : pollers_[i].in_flight)
+                if (set_.started_at(id) < won)
+                    at = std::min(at, set_.started_at(id) - start_ + stale_connect);
+        return at;
+    }
+
+    /// Gives up connects unanswered for `after`: as a timeout poll when
+    /// `record` (and starts the next at once), else as "no answer after".
+    void expire(Micros t, Micros after, bool record) {
+        for (auto& p : pollers_)
+            expire_one(p, t, after, record);
+    }
+
+    void expire_one(Poller& p, Micros t, Micros after, bool record,
+                    Micros started_before = Micros::max()) {
+        auto& a = r_.targets[p.target].addresses[p.address];
+        const Micros clock = platform::monotonic_now();
+        const auto expired = std::erase_if(p.in_flight, [&](ConnectDriver::Id id) {
+            const Micros waited = clock - set_.started_at(id);
+            if (waited < after || set_.started_at(id) >= started_before)
+                return false;
+            set_.abandon(id);
+            by_id_.erase(id);
+            if (record)
+                record_poll(a, r_.goal, Outcome::timeout, t);
+            else if (!a.reached && !a.first_accept) // the longest of its waits
+                a.unanswered_for = std::max(a.unanswered_for.value_or(Micros{0}), waited);
+            return true;
+        });
+        if (record && expired > 0 && p.in_flight.empty())
+            p.next = std::min(p.next, t); // at once: the lost one has cost a second
+    }
+
+    void mark_done() {
+        const Micros t = now();
+        for (auto& tr : r_.targets)
+            if (!tr.done_at && target_done(tr, r_.goal))
+                tr.done_at = t;
+    }
+
+    /// The live line, at most every max_sleep.
+    void show_live(Micros elapsed) {
+        if (!live_ || elapsed < last_live_ + max_sleep)
+            return;
+        last_live_ = elapsed;
+        live_(wait_status_line(r_, elapsed));
+    }
+
+    bool any_confirming_in_flight() const {
+        return std::any_of(confirming_.begin(), confirming_.end(),
+                           [&](std::size_t i) { return !pollers_[i].in_flight.empty(); });
+    }
+
+    enum class Phase : std::uint8_t { polling, confirming };
+
+    WaitReport& r_;
+    ConnectDriver& set_;
+    const LiveLineFn& live_;
+    std::vector<Poller> pollers_;
+    std::map<ConnectDriver::Id, std::size_t> by_id_;
+    std::vector<std::size_t> confirming_;
+    Micros start_{0};
+    Phase phase_ = Phase::polling;
+    Micros won_{0}, until_{0}; ///< the confirm phase's start (monotonic) and end
+    Micros last_live_{0};
+};
+
+} // namespace
+
+void poll_until_done(WaitReport& r, const SystemFacts& facts, const LiveLineFn& live) {
+    ConnectDriver driver;
+    Wait wait(r, facts, driver, live);
+    wait.run();
+    wait.confirm_order();
+    wait.end_pending();
+}
+
+} // namespace loopcheck

@@ -1,0 +1,57 @@
+// The shared options' validation (cli/options.hpp): one pure function for
+// every command, so each rule is tested once here.
+#include "cli/options.hpp"
+#include "support/catch.hpp"
+
+using namespace loopcheck;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string error_of(const CommonArgs& a) {
+    auto r = validate_common(a);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind == ErrorKind::usage);
+    CHECK(r.error().message.find('\n') == std::string::npos);
+    return r.error().message;
+}
+
+} // namespace
+
+TEST_CASE("the shared options' defaults", "[options]") {
+    auto r = validate_common({});
+    REQUIRE(r.ok());
+    CHECK(r->timeout == 5s);
+    CHECK(r->threshold == 100ms);
+    CHECK(r->format == Format::text);
+    CHECK(r->color == ColorMode::automatic);
+    CHECK(r->verbosity == 0);
+}
+
+TEST_CASE("the shared options as typed", "[options]") {
+    auto r = validate_common({.timeout = "250ms",
+                              .threshold = "1.5",
+                              .color = "never",
+                              .markdown = true,
+                              .verbose = 5});
+    REQUIRE(r.ok());
+    CHECK(r->timeout == 250ms);
+    CHECK(r->threshold == 1500ms);
+    CHECK(r->format == Format::markdown);
+    CHECK(r->color == ColorMode::never);
+    CHECK(r->verbosity == 2); // -vvvvv is -vv
+    r = validate_common({.format = "json", .quiet = true});
+    REQUIRE(r.ok());
+    CHECK(r->format == Format::json);
+    CHECK(r->verbosity == -1);
+}
+
+TEST_CASE("bad shared options are one-line usage errors", "[options]") {
+    CHECK(error_of({.timeout = "soon"}).rfind("--timeout: ", 0) == 0);
+    CHECK(error_of({.timeout = "0"}) == "--timeout must be above 0 and at most 1 hour");
+    CHECK(error_of({.timeout = "61m"}) == "--timeout must be above 0 and at most 1 hour");
+    CHECK(error_of({.threshold = "-1"}).rfind("--threshold", 0) == 0);
+    CHECK(error_of({.json = true, .markdown = true}) == "choose one output format");
+    CHECK(error_of({.format = "markdown", .json = true}) == "choose one output format");
+    CHECK(error_of({.quiet = true, .verbose = 1}) == "-q and -v exclude each other");
+}
