@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every source file that needs Winsock gets it through the one shared header.
 
-include/loopcheck/platform/win32/winsock.hpp defines FD_SETSIZE before <winsock2.h>. A file
+src/platform/win32/winsock.hpp defines FD_SETSIZE before <winsock2.h>. A file
 that includes <winsock2.h> (or <windows.h>, which may pull in winsock) itself
 sees the default FD_SETSIZE of 64, and fd_set then has another size in that
 file than in the others. This fails when any file under src/ or include/ other
@@ -14,10 +14,9 @@ import os
 import re
 import sys
 
-SHARED = "include/loopcheck/platform/win32/winsock.hpp"
+SHARED = "src/platform/win32/winsock.hpp"
 VIA = {"platform/win32/winsock.hpp", "platform/win32/socket_helpers.hpp"}
-WIN32_DIRS = (os.path.join("src", "platform", "win32"),
-              os.path.join("include", "loopcheck", "platform", "win32"))
+WIN32_DIRS = (os.path.join("src", "platform", "win32"),)
 OS_HEADERS = re.compile(r'#\s*include\s*<(winsock2|winsock|ws2tcpip|windows|mstcpip)\.h>',
                         re.IGNORECASE)
 INCLUDE = re.compile(r'#\s*include\s*([<"])([^>"]+)[>"]')
@@ -38,7 +37,7 @@ def problems(root):
                     out.append(f"{rel}: includes a Winsock/Windows header itself; "
                                f"include {SHARED} instead")
                 in_win32 = rel.startswith(WIN32_DIRS)
-                if in_win32 and os.path.relpath(path, os.path.join(root, "include")) not in VIA:
+                if in_win32 and os.path.relpath(path, os.path.join(root, "src")) not in VIA:
                     first_angle = None
                     for m in INCLUDE.finditer(text):
                         if m.group(1) == '"' and m.group(2) in VIA:
