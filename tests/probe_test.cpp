@@ -25,7 +25,14 @@ bool have_ipv6() {
     return platform::bind_closed(ipv6_loopback()).ok();
 }
 
-Sample probe_one(const Address& a, Micros timeout = 2s) {
+/// The timeout for probes that take the system's SYN retries. A default
+/// Windows stack needs 2.02-2.10 s to report a refused loopback connect
+/// (four retries about 500 ms apart; docs/windows.md), GitHub's Windows
+/// images included, so 2 s would turn those refusals into timeouts. 10 s
+/// leaves room for a slow runner; a refusal ends the wait long before it.
+constexpr Micros refusal_timeout = 10s;
+
+Sample probe_one(const Address& a, Micros timeout = refusal_timeout) {
     std::vector<ProbeSpec> specs{{a}};
     auto r = probe(specs, timeout);
     REQUIRE(r.size() == 1);
@@ -52,7 +59,7 @@ TEST_CASE("IPv4-only listener: 127.0.0.1 accepts, ::1 refuses", "[probe][integra
     std::vector<ProbeSpec> specs{{make_ipv4(127, 0, 0, 1, port)}};
     if (have_ipv6())
         specs.push_back({ipv6_loopback(port)});
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     REQUIRE(r.size() == specs.size());
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[0].native_code == 0);
@@ -68,7 +75,7 @@ TEST_CASE("IPv6-only listener (V6ONLY): ::1 accepts, 127.0.0.1 refuses", "[probe
     const auto port = port_of(l);
     auto v4_hold = hold_closed(make_ipv4(127, 0, 0, 1, port));
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[1].outcome == Outcome::refused);
 }
@@ -82,7 +89,7 @@ TEST_CASE("dual-stack listener ([::], V6ONLY off) accepts both families", "[prob
     auto l = listener(any6, false);
     const auto port = port_of(l);
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[1].outcome == Outcome::accepted);
 }
@@ -122,7 +129,7 @@ TEST_CASE("results come back in spec order, one per spec", "[probe][integration]
     std::vector<ProbeSpec> specs;
     for (int i = 0; i < 40; ++i)
         specs.push_back({i % 2 == 0 ? open_addr : closed_addr});
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     REQUIRE(r.size() == specs.size());
     for (std::size_t i = 0; i < r.size(); ++i)
         CHECK(r[i].outcome == (i % 2 == 0 ? Outcome::accepted : Outcome::refused));
@@ -183,7 +190,7 @@ TEST_CASE("the SYN-retry option is applied, or refused with the OS's code",
                                  {addr, SynPolicy::fixed, 2},
                                  {addr, SynPolicy::fixed, 0},
                                  {addr, SynPolicy::system_default, 0}};
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     REQUIRE(r.size() == specs.size());
     for (const auto& s : r)
         CHECK(s.outcome == Outcome::refused); // a refused option never stops the probe

@@ -194,10 +194,12 @@ std::vector<TcpSettingRow> read_tcp_settings() {
 /// %SystemRoot%\System32\drivers\etc\hosts, the default DataBasePath.
 std::string hosts_file() {
     std::array<wchar_t, MAX_PATH> root{};
-    DWORD n = ::GetEnvironmentVariableW(L"SystemRoot", root.data(), root.size());
-    if (n == 0 || n >= root.size())
-        n = ::GetWindowsDirectoryW(root.data(), root.size());
-    if (n == 0 || n >= root.size())
+    // MAX_PATH fits a DWORD/UINT; MSVC warns (C4267) on the implicit size_t narrowing.
+    constexpr auto capacity = static_cast<DWORD>(std::tuple_size_v<decltype(root)>);
+    DWORD n = ::GetEnvironmentVariableW(L"SystemRoot", root.data(), capacity);
+    if (n == 0 || n >= capacity)
+        n = ::GetWindowsDirectoryW(root.data(), capacity);
+    if (n == 0 || n >= capacity)
         return "C:\\Windows\\System32\\drivers\\etc\\hosts";
     return utf8(root.data(), static_cast<int>(n)) + "\\System32\\drivers\\etc\\hosts";
 }
