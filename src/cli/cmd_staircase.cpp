@@ -7,6 +7,7 @@
 #include "loopcheck/cli/version.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/core/target.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"
@@ -113,6 +114,13 @@ int run_staircase(const StaircaseOptions& o) {
                                                                          : exit_code::internal,
                             addresses.error().message);
 
+    // Before Windows 10 1709 a limit of 0 could only be sent as one retry
+    // (syn_policy.hpp): it is skipped, and the report says so.
+    const auto first = static_cast<std::size_t>(
+        staircase_first_limit(report.system.os, report.system.windows_build));
+    if (first > 0)
+        report.notes.push_back(one_retry_note(report.system.windows_build) +
+                               "; the staircase starts at limit 1");
     // One limit at a time, every address at once. Probes started together
     // finish in the same wait, so a later start reads a shorter latency;
     // across limits that would tilt the fit, across addresses it does not.
@@ -120,7 +128,7 @@ int run_staircase(const StaircaseOptions& o) {
     std::vector<std::vector<Sample>> samples(addresses->size() * limits);
     ProgressLine progress(platform::is_terminal(platform::Stream::err));
     for (int round = 0; round < o.count && !stop_requested(); ++round) {
-        for (std::size_t l = 0; l < limits && !stop_requested(); ++l) {
+        for (std::size_t l = first; l < limits && !stop_requested(); ++l) {
             std::vector<ProbeSpec> specs;
             for (const auto& p : *addresses)
                 specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
@@ -135,7 +143,7 @@ int run_staircase(const StaircaseOptions& o) {
 
     for (std::size_t a = 0; a < addresses->size(); ++a) {
         std::vector<StairStep> steps;
-        for (std::size_t l = 0; l < limits; ++l)
+        for (std::size_t l = first; l < limits; ++l)
             steps.push_back(summarize_step(static_cast<int>(l), samples[a * limits + l]));
         const auto& p = (*addresses)[a];
         report.addresses.push_back(

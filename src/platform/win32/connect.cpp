@@ -69,11 +69,12 @@ static_assert(sizeof(InitialRtoPayload) == 4);
 /// Applies the spec's SYN policy before connect, as the option requires
 /// (learn.microsoft.com .../winsock/sio-tcp-initial-rto). The payload comes
 /// from initial_rto_for(): NO_SYN_RETRANSMISSIONS (0xFE) for no retries
-/// and for a limit of 0, the count otherwise. A refusal (Wine:
+/// and for a limit of 0 from build 16299, one retry before it (where 0xFE
+/// reads as ~255 retries), the count otherwise. A refusal (Wine:
 /// WSAEOPNOTSUPP) is recorded, and the connect goes ahead with the system's
 /// defaults. -vv logs every call with its values and its answer.
 void apply_syn_policy(SOCKET s, const ProbeSpec& spec, Sample& out) {
-    const auto p = initial_rto_for(spec.syn, spec.syn_retries);
+    const auto p = initial_rto_for(spec.syn, spec.syn_retries, windows_build());
     if (!p) {
         out.option = OptionState::not_requested;
         return;

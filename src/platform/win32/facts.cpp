@@ -239,6 +239,14 @@ bool enable_virtual_terminal(HANDLE h, std::size_t slot) {
 
 } // namespace
 
+std::uint32_t win32::windows_build() noexcept {
+    static const std::uint32_t build = [] {
+        const auto v = rtl_version();
+        return v ? static_cast<std::uint32_t>(v->dwBuildNumber) : 0u;
+    }();
+    return build;
+}
+
 SystemFacts system_facts() {
     SystemFacts f;
     f.os = Os::windows;
