@@ -1,5 +1,6 @@
 // The platform layer against real sockets the test opens itself.
 #include "loopcheck/platform/platform.hpp"
+#include "loopcheck/platform/common/connect_book.hpp"
 #include "loopcheck/platform/common/probe.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
@@ -264,4 +265,45 @@ TEST_CASE("interrupt_waits() ends a wait on a connect that hangs", "[probe][inte
     CHECK(done.empty());
     CHECK(platform::monotonic_now() - t0 >= 250ms);
     (void)set.abandon(*id);
+}
+
+namespace {
+int closed_handles = 0;
+void fake_close(int& handle, Sample& sample) {
+    ++closed_handles;
+    sample.syn_retransmissions = 0;
+    handle = -1;
+}
+} // namespace
+
+TEST_CASE("a failed wait ends every pending connect with its code, once", "[probe]") {
+    // select() (Windows) or poll() failing must end the wait: before, the
+    // wait returned nothing and the probe loop called it again at once.
+    platform::detail::ConnectBook<int, -1, fake_close> book;
+    closed_handles = 0;
+    for (int i = 0; i < 3; ++i) {
+        book.entries.push_back({10 + i, Micros{1000 * i}, {}});
+        book.open.push_back(static_cast<platform::ConnectSet::Id>(i));
+    }
+    book.entries[1].sample.option = OptionState::applied;
+    Sample failed;
+    failed.outcome = Outcome::error;
+    failed.native_code = 10055; // WSAENOBUFS
+    failed.native_name = "select: WSAENOBUFS";
+    const auto done = book.fail_open(failed, Micros{5000});
+    REQUIRE(done.size() == 3);
+    CHECK(book.open.empty());
+    CHECK(book.pending() == 0);
+    CHECK(closed_handles == 3);
+    for (std::size_t i = 0; i < done.size(); ++i) {
+        INFO(i);
+        CHECK(done[i].id == i);
+        CHECK(done[i].sample.outcome == Outcome::error);
+        CHECK(done[i].sample.native_code == 10055);
+        CHECK(done[i].sample.native_name == "select: WSAENOBUFS");
+        CHECK(done[i].sample.latency == Micros{5000 - 1000 * static_cast<int>(i)});
+        CHECK(book.entries[i].handle == -1);
+    }
+    CHECK(done[1].sample.option == OptionState::applied); // what start() noted stays
+    CHECK(book.fail_open(failed, Micros{6000}).empty());  // nothing left to end
 }

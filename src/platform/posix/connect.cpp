@@ -274,8 +274,18 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     const int n = ::poll(im.pfds.data(), static_cast<nfds_t>(im.pfds.size()), wait_ms);
     const Micros now = monotonic_now();
     if (n < 0) {
-        if (errno != EINTR)
-            log::warn("poll failed: {}", std::strerror(errno));
+        // EINTR (a signal) only ends this wait. Any other error is one the
+        // next poll() would give too: end the pending connects with it
+        // rather than spin until their timeouts (as on Windows).
+        const int err = errno;
+        if (err == EINTR)
+            return done;
+        log::warn("poll failed: {}", std::strerror(err));
+        Sample failed = sample_from_errno(err, Micros{0});
+        failed.outcome = Outcome::error; // the wait failed, not the connect
+        failed.native_name = "poll: " + failed.native_name;
+        for (auto& c : im.fail_open(failed, now))
+            done.push_back(std::move(c));
         return done;
     }
     std::vector<Id> still_open;

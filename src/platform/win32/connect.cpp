@@ -267,7 +267,16 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     const int n = ::select(0, &im.readfds, &im.writefds, &im.exceptfds, &tv);
     const Micros now = monotonic_now();
     if (n == SOCKET_ERROR) {
-        log::warn("select failed: {}", wsa_error_name(::WSAGetLastError()));
+        // An error, not a timeout: end the connects it was waiting for with
+        // the WSA code, or the caller would wait() again at once and spin.
+        const int err = ::WSAGetLastError();
+        log::warn("select failed: {}", wsa_error_name(err));
+        Sample failed;
+        failed.outcome = Outcome::error;
+        failed.native_code = err;
+        failed.native_name = fmt::format("select: {}", wsa_error_name(err));
+        for (auto& c : im.fail_open(failed, now))
+            done.push_back(std::move(c));
         return done;
     }
     if (wake != INVALID_SOCKET && FD_ISSET(wake, &im.readfds) != 0) {
