@@ -125,8 +125,6 @@ TEST_CASE("Windows, IPv4-only server: the seed figures, row by row", "[clients]"
     CHECK(java.time == 200us);
     CHECK(java.attempts == 1);
     CHECK(row(all, "java-httpclient", "11").prediction.time == 200us);
-    CHECK(row(all, "java-socket", "16").prediction.time == 200us);
-    CHECK(row(all, "java-httpclient", "16").prediction.time == 200us);
 }
 
 TEST_CASE("Node.js <= 16 fails fast on Windows only with libuv 1.39 (12.19+, 14.9+)", "[clients]") {
@@ -166,40 +164,11 @@ TEST_CASE("curl to localhost:9 on Windows fails after about 2.23 s", "[clients]"
     CHECK(curl.time == 2230ms);
     CHECK(row(all, "python").prediction.time == 4060ms);
     CHECK(row(all, "node", "20.0.0").prediction.time == 1400us);
-    // Java HttpClient runs the refused connect twice: before JDK 16 with
-    // Windows' retries each time, from 16 without them (JDK-8250521).
+    // Java HttpClient (< 16: with the retries) runs the refused connect twice.
     auto& http = row(all, "java-httpclient", "11").prediction;
     CHECK_FALSE(http.connected);
     CHECK(http.time == 4060ms);
     CHECK(http.attempts == 2);
-    auto& http16 = row(all, "java-httpclient", "16").prediction;
-    CHECK_FALSE(http16.connected);
-    CHECK(http16.time == 1400us);
-    CHECK(http16.attempts == 2);
-    CHECK(row(all, "java-socket", "16").prediction.time == 700us);
-    CHECK(row(all, "java-socket").prediction.time == 2030ms);
-}
-
-TEST_CASE("Java >= 16 turns SYN retries off on Windows loopback, earlier Java does not",
-          "[clients]") {
-    // The server listens on ::1 only; Java prefers IPv4 and tries
-    // 127.0.0.1 alone. JDK 16 (JDK-8250521) sets SIO_TCP_INITIAL_RTO with
-    // no SYN retransmissions before connecting to any loopback address.
-    const std::vector<Observation> win{observe(v4_loopback(8000), Outcome::refused, 2030ms, 700us),
-                                       observe(ipv6_loopback(8000), Outcome::accepted, 200us)};
-    const auto all = predict_clients(win, windows_localhost);
-    CHECK_FALSE(row(all, "java-socket").prediction.connected);
-    CHECK(row(all, "java-socket").prediction.time == 2030ms);
-    CHECK(row(all, "java-socket", "16").prediction.time == 700us);
-    CHECK(row(all, "java-httpclient", "11").prediction.time == 4060ms);
-    CHECK(row(all, "java-httpclient", "16").prediction.time == 1400us);
-    // Off Windows, the projection says the same.
-    const std::vector<Observation> lin{observe(v4_loopback(8000), Outcome::refused, 50us),
-                                       observe(ipv6_loopback(8000), Outcome::accepted, 100us)};
-    const auto here = predict_clients(lin, linux_localhost);
-    CHECK(row(here, "java-socket").windows->time == windows_refusal_retries + 50us);
-    CHECK(row(here, "java-socket", "16").windows->time == 50us);
-    CHECK(row(here, "java-httpclient", "16").windows->time == 100us);
 }
 
 TEST_CASE("lab, IPv4-only server, 1.02 s refusals: the issue's real-client figures", "[clients]") {
@@ -227,10 +196,8 @@ TEST_CASE("lab, IPv4-only server, 1.02 s refusals: the issue's real-client figur
 
 TEST_CASE("lab, IPv6-only server with 127.0.0.1 first: Java fails, HttpClient twice", "[clients]") {
     const auto all = predict_clients(lab_ipv6_only_server(), linux_localhost);
-    // Java HttpClient measured: fails after 2.04 s (Linux: no SYN retries
-    // to turn off, so JDK 16's change does not show).
+    // Java HttpClient measured: fails after 2.04 s.
     auto& http = row(all, "java-httpclient", "11").prediction;
-    CHECK(row(all, "java-httpclient", "16").prediction.time == 2040ms);
     CHECK_FALSE(http.connected);
     CHECK(http.time == 2040ms);
     CHECK(http.attempts == 2);
