@@ -83,6 +83,32 @@ Result<std::vector<Probed>> resolve_target(const Target& t) {
     return out;
 }
 
+constexpr std::size_t staircase_limits = staircase_max_limit + 1;
+
+/// `count` rounds of probes at limits first..staircase_max_limit; the
+/// samples of address a at limit l are at [a * staircase_limits + l]. One
+/// limit at a time, every address at once: probes started together finish
+/// in the same wait, so a later start reads a shorter latency; across
+/// limits that would tilt the fit, across addresses it does not.
+std::vector<std::vector<Sample>> probe_limits(const std::vector<Probed>& addresses,
+                                              std::size_t first, int count, Micros timeout) {
+    std::vector<std::vector<Sample>> samples(addresses.size() * staircase_limits);
+    ProgressLine progress(platform::is_terminal(platform::Stream::err));
+    for (int round = 0; round < count && !stop_requested(); ++round) {
+        for (std::size_t l = first; l < staircase_limits && !stop_requested(); ++l) {
+            std::vector<ProbeSpec> specs;
+            for (const auto& p : addresses)
+                specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
+            log::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
+            auto got = probe(specs, timeout, progress.callback());
+            for (std::size_t a = 0; a < got.size(); ++a)
+                samples[a * staircase_limits + l].push_back(std::move(got[a]));
+        }
+    }
+    progress.clear();
+    return samples;
+}
+
 int run_staircase(const StaircaseOptions& o) {
     if (o.count < 1 || o.count > max_staircase_count)
         return usage_failure(fmt::format("--count must be from 1 to {}", max_staircase_count));
@@ -121,30 +147,13 @@ int run_staircase(const StaircaseOptions& o) {
     if (first > 0)
         report.notes.push_back(one_retry_note(report.system.windows_build) +
                                "; the staircase starts at limit 1");
-    // One limit at a time, every address at once. Probes started together
-    // finish in the same wait, so a later start reads a shorter latency;
-    // across limits that would tilt the fit, across addresses it does not.
-    constexpr std::size_t limits = staircase_max_limit + 1;
-    std::vector<std::vector<Sample>> samples(addresses->size() * limits);
-    ProgressLine progress(platform::is_terminal(platform::Stream::err));
-    for (int round = 0; round < o.count && !stop_requested(); ++round) {
-        for (std::size_t l = first; l < limits && !stop_requested(); ++l) {
-            std::vector<ProbeSpec> specs;
-            for (const auto& p : *addresses)
-                specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
-            log::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
-            auto got = probe(specs, common->timeout, progress.callback());
-            for (std::size_t a = 0; a < got.size(); ++a)
-                samples[a * limits + l].push_back(std::move(got[a]));
-        }
-    }
-    progress.clear();
+    const auto samples = probe_limits(*addresses, first, o.count, common->timeout);
     report.incomplete = stop_requested();
 
     for (std::size_t a = 0; a < addresses->size(); ++a) {
         std::vector<StairStep> steps;
-        for (std::size_t l = first; l < limits; ++l)
-            steps.push_back(summarize_step(static_cast<int>(l), samples[a * limits + l]));
+        for (std::size_t l = first; l < staircase_limits; ++l)
+            steps.push_back(summarize_step(static_cast<int>(l), samples[a * staircase_limits + l]));
         const auto& p = (*addresses)[a];
         report.addresses.push_back(
             conclude_staircase(p.address, p.reserved, std::move(steps), report.system.os));

@@ -113,6 +113,18 @@ std::optional<int> read_syn_retransmissions(SOCKET s) {
     return count;
 }
 
+/// What a failed select() ends each pending connect with: an error, not a
+/// timeout, with the WSA code. Returning nothing instead made the caller
+/// wait() again at once and spin until each connect's timeout.
+Sample select_failure(int err) {
+    log::warn("select failed: {}", wsa_error_name(err));
+    Sample failed;
+    failed.outcome = Outcome::error;
+    failed.native_code = err;
+    failed.native_name = fmt::format("select: {}", wsa_error_name(err));
+    return failed;
+}
+
 void close_with(SOCKET& s, Sample& sample) {
     if (s == INVALID_SOCKET)
         return;
@@ -266,19 +278,8 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     timeval tv = to_timeval(max_wait);
     const int n = ::select(0, &im.readfds, &im.writefds, &im.exceptfds, &tv);
     const Micros now = monotonic_now();
-    if (n == SOCKET_ERROR) {
-        // An error, not a timeout: end the connects it was waiting for with
-        // the WSA code, or the caller would wait() again at once and spin.
-        const int err = ::WSAGetLastError();
-        log::warn("select failed: {}", wsa_error_name(err));
-        Sample failed;
-        failed.outcome = Outcome::error;
-        failed.native_code = err;
-        failed.native_name = fmt::format("select: {}", wsa_error_name(err));
-        for (auto& c : im.fail_open(failed, now))
-            done.push_back(std::move(c));
-        return done;
-    }
+    if (n == SOCKET_ERROR) // done is empty here: the connects end with the error
+        return im.fail_open(select_failure(::WSAGetLastError()), now);
     if (wake != INVALID_SOCKET && FD_ISSET(wake, &im.readfds) != 0) {
         drain_wake_socket();
         log::trace("select woken by interrupt_waits()");
