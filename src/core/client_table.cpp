@@ -89,8 +89,8 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   loopback address (IS_LOOPBACK_ADDRESS: 127/8, ::1, ::ffff:127.x):
 //   SIO_TCP_INITIAL_RTO with NO_SYN_RETRANSMISSIONS on build 16299+, 1
 //   before. java.net.Socket (NioSocketImpl since 13) and HttpClient
-//   (SocketChannel) both connect through it. JDK 11 to 15 do not (an 11u
-//   update with the backport would; which one is not pinned).
+//   (SocketChannel) both connect through it. JDK 11 to 15 do not; 11u got
+//   backports (jdk11u-dev PRs #626, #628, 2021-11) in an update not pinned.
 constexpr std::array<ClientModel, 23> models{{
     {"python",
      {},
