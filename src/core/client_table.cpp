@@ -1,3 +1,4 @@
+// The client table: one row per client and version range (client_table.hpp).
 #include "core/client_table.hpp"
 
 #include <array>
@@ -25,6 +26,26 @@ constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view na
             false};
 }
 
+/// Java: the first IPv4 address only (java.net.preferIPv6Addresses=false);
+/// from JDK 16 no SYN retries on Windows loopback; HttpClient connects once
+/// more after a refusal.
+constexpr ClientModel java_row(VersionRange versions, std::string_view name, bool jdk16,
+                               bool httpclient) {
+    return {httpclient ? "java-httpclient" : "java-socket",
+            versions,
+            name,
+            httpclient ? (jdk16 ? "IPv4 preferred, refusal retried once; Windows: no SYN retries"
+                                : "one address, IPv4 preferred; a refusal is retried once")
+                       : (jdk16 ? "one address, IPv4 preferred; Windows: no SYN retries"
+                                : "one address, IPv4 preferred"),
+            ConnectAlgorithm::first_ipv4,
+            0ms,
+            jdk16 ? FastFail::loopback : FastFail::none,
+            AddressSource::resolver,
+            false,
+            httpclient};
+}
+
 // One row per client and version range whose connect behaviour differs.
 // docs/diagnosis.md ("The client table") gives the source of every row:
 // - Python socket.create_connection / urllib3 / requests: getaddrinfo order,
@@ -40,8 +61,8 @@ constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view na
 //   alternates families ("ip happy eyeballing: keep attempts running");
 //   8.22.0 turns SYN retries off for 127.0.0.1 and ::1 on Windows
 //   ("cf-socket: disable TCP SYN retransmissions for localhost on
-//   Windows"; released: curl.se's 8.23.0 changes, October 14 2026, follow
-//   8.22.0).
+//   Windows", commit abcb534; RELEASE-NOTES list it for 8.22.0, whose
+//   release date and later fixes were not read here).
 // - wget: tries the resolved addresses in order.
 // - Node.js: dns.lookup sorts IPv4 first up to 16 (verbatim=false), takes
 //   the resolver's order from 17 and connects to the first address only;
@@ -62,8 +83,15 @@ constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view na
 //   new in 1.21.
 // - Java: java.net.preferIPv6Addresses=false, one InetSocketAddress; the
 //   HttpClient retries a refused connect once (MultiExchange,
-//   jdk.httpclient.disableRetryConnect=false).
-constexpr std::array<ClientModel, 21> models{{
+//   jdk.httpclient.disableRetryConnect=false). From JDK 16 (JDK-8250521)
+//   sun.nio.ch.Net.connect0 (src/java.base/windows/native/libnio/ch/Net.c)
+//   calls NET_EnableFastTcpLoopbackConnect (libnet/net_util_md.c) for every
+//   loopback address (IS_LOOPBACK_ADDRESS: 127/8, ::1, ::ffff:127.x):
+//   SIO_TCP_INITIAL_RTO with NO_SYN_RETRANSMISSIONS on build 16299+, 1
+//   before. java.net.Socket (NioSocketImpl since 13) and HttpClient
+//   (SocketChannel) both connect through it. JDK 11 to 15 do not; 11u got
+//   backports (jdk11u-dev PRs #626, #628, 2021-11) in an update not pinned.
+constexpr std::array<ClientModel, 23> models{{
     {"python",
      {},
      "Python requests / urllib / socket.create_connection",
@@ -203,25 +231,10 @@ constexpr std::array<ClientModel, 21> models{{
      FastFail::loopback,
      AddressSource::go_rfc6724,
      false},
-    {"java-socket",
-     {},
-     "Java java.net.Socket",
-     "one address, IPv4 preferred",
-     ConnectAlgorithm::first_ipv4,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false},
-    {"java-httpclient",
-     {},
-     "Java HttpClient",
-     "one address, IPv4 preferred; a refusal is retried once",
-     ConnectAlgorithm::first_ipv4,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false,
-     true},
+    java_row({"", "16"}, "Java java.net.Socket < 16", false, false),
+    java_row({"16", ""}, "Java java.net.Socket >= 16", true, false),
+    java_row({"11", "16"}, "Java HttpClient 11 to 15", false, true),
+    java_row({"16", ""}, "Java HttpClient >= 16", true, true),
 }};
 
 } // namespace

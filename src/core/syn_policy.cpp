@@ -30,6 +30,27 @@ std::optional<InitialRtoParameters> initial_rto_for(SynPolicy policy, int n) noe
     return std::nullopt;
 }
 
+bool sends_one_retry_instead(SynPolicy policy, int n, std::uint32_t windows_build) noexcept {
+    const bool none_asked =
+        policy == SynPolicy::no_retries || (policy == SynPolicy::fixed && n <= 0);
+    return none_asked && !windows_supports_no_syn_retries(windows_build);
+}
+
+std::optional<InitialRtoParameters> initial_rto_for(SynPolicy policy, int n,
+                                                    std::uint32_t windows_build) noexcept {
+    if (sends_one_retry_instead(policy, n, windows_build))
+        return InitialRtoParameters{0, fewest_syn_retransmissions_before_1709};
+    return initial_rto_for(policy, n);
+}
+
+std::string one_retry_note(std::uint32_t windows_build) {
+    return fmt::format("Windows build {} cannot turn SYN retries off (that needs {}, Windows 10 "
+                       "1709; earlier builds read TCP_INITIAL_RTO_NO_SYN_RETRANSMISSIONS as about "
+                       "255 retries): limit 0 is sent as one retry (this build cannot turn them "
+                       "off), as the JDK does",
+                       windows_build, windows_no_syn_retries_build);
+}
+
 std::string initial_rto_call_text(const InitialRtoParameters& p) {
     return fmt::format("SIO_TCP_INITIAL_RTO(Rtt={}, MaxSynRetransmissions={})", p.rtt,
                        p.max_syn_retransmissions);
@@ -37,6 +58,10 @@ std::string initial_rto_call_text(const InitialRtoParameters& p) {
 
 bool windows_supports_no_syn_retries(std::uint32_t build) noexcept {
     return build >= windows_no_syn_retries_build;
+}
+
+int staircase_first_limit(Os os, std::uint32_t windows_build) noexcept {
+    return os == Os::windows && !windows_supports_no_syn_retries(windows_build) ? 1 : 0;
 }
 
 bool pair_probe(Os os, std::uint32_t windows_build, const Address& a) noexcept {

@@ -80,9 +80,12 @@ void ms(JsonWriter& w, std::string_view key, Micros d) {
 } // namespace
 
 std::string render_staircase_text(const StaircaseReport& r) {
+    // The walk starts at 1 where limit 0 cannot be asked for (Windows before 1709).
+    const bool from_one = !r.addresses.empty() && !r.addresses.front().steps.empty() &&
+                          r.addresses.front().steps.front().limit == 1;
     std::string out =
-        fmt::format("Staircase: refused connects with {} set to 0..{}, {} probe(s) per limit\n",
-                    syn_limit_option(r.system.os), staircase_max_limit, r.count);
+        fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) per limit\n",
+                    syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit, r.count);
     if (r.incomplete)
         out += "INCOMPLETE: interrupted before every probe finished\n";
     for (const auto& note : r.notes)

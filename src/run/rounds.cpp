@@ -81,6 +81,12 @@ void run_rounds(Report& report, const RoundsRequest& opt, const ProgressFn& prog
     const Plan plan = make_plan(report, opt);
     if (plan.specs.empty())
         return;
+    // Before Windows 10 1709 "no retries" can only be sent as one retry,
+    // and no probe is paired (pair_probe()).
+    if (report.system.os == Os::windows && opt.syn_retries &&
+        sends_one_retry_instead(SynPolicy::fixed, *opt.syn_retries, report.system.windows_build))
+        log::warn("--syn-retries {}: {}", *opt.syn_retries,
+                  one_retry_note(report.system.windows_build));
     // A listener whose backlog overflows drops SYNs: the kernel's counter
     // around the probes shows whether that happened during them.
     const bool overflows = overflows_can_matter(report);

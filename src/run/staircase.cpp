@@ -3,6 +3,7 @@
 #include "loopcheck/run/staircase.hpp"
 
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"
@@ -63,16 +64,17 @@ Result<std::vector<Probed>> resolve_target(const Target& t) {
 
 constexpr std::size_t limits = staircase_max_limit + 1;
 
-/// Every limit's samples per address: [address * limits + limit]. One limit
-/// at a time, every address at once. Probes started together finish in
-/// the same wait, so a later start reads a shorter latency; across limits
-/// that would tilt the fit, across addresses it does not.
+/// `count` rounds of probes at limits first..staircase_max_limit; the
+/// samples of address a at limit l are at [a * limits + l]. One limit at a
+/// time, every address at once: probes started together finish in the
+/// same wait, so a later start reads a shorter latency; across limits that
+/// would tilt the fit, across addresses it does not.
 std::vector<std::vector<Sample>> probe_limits(const std::vector<Probed>& addresses,
-                                              const StaircaseRequest& request,
+                                              std::size_t first, const StaircaseRequest& request,
                                               const ProgressFn& progress) {
     std::vector<std::vector<Sample>> samples(addresses.size() * limits);
     for (int round = 0; round < request.count && !stop_requested(); ++round) {
-        for (std::size_t l = 0; l < limits && !stop_requested(); ++l) {
+        for (std::size_t l = first; l < limits && !stop_requested(); ++l) {
             std::vector<ProbeSpec> specs;
             for (const auto& p : addresses)
                 specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
@@ -102,11 +104,18 @@ Result<StaircaseReport> run_staircase(const StaircaseRequest& request,
     if (!addresses)
         return addresses.error();
 
-    const auto samples = probe_limits(*addresses, request, progress);
+    // Before Windows 10 1709 a limit of 0 could only be sent as one retry
+    // (syn_policy.hpp): it is skipped, and the report says so.
+    const auto first = static_cast<std::size_t>(
+        staircase_first_limit(report.system.os, report.system.windows_build));
+    if (first > 0)
+        report.notes.push_back(one_retry_note(report.system.windows_build) +
+                               "; the staircase starts at limit 1");
+    const auto samples = probe_limits(*addresses, first, request, progress);
     report.incomplete = stop_requested();
     for (std::size_t a = 0; a < addresses->size(); ++a) {
         std::vector<StairStep> steps;
-        for (std::size_t l = 0; l < limits; ++l)
+        for (std::size_t l = first; l < limits; ++l)
             steps.push_back(summarize_step(static_cast<int>(l), samples[a * limits + l]));
         const auto& p = (*addresses)[a];
         report.addresses.push_back(

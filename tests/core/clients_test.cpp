@@ -67,8 +67,8 @@ TEST_CASE("every row has an id from the contract and a range that holds together
             CHECK(m.versions.min != m.versions.below);
     }
     CHECK(seen == ids);
-    // curl, Node.js and Go ranges chain: each row starts where the last ended.
-    for (std::string_view id : {"curl", "node", "go"}) {
+    // curl, Node.js, Go and Java Socket ranges chain: each row starts where the last ended.
+    for (std::string_view id : {"curl", "node", "go", "java-socket"}) {
         std::string_view below;
         for (const auto& m : client_models()) {
             if (m.id != id)
@@ -124,7 +124,7 @@ TEST_CASE("Windows, IPv4-only server: the seed figures, row by row", "[clients]"
     auto& java = row(all, "java-socket").prediction;
     CHECK(java.time == 200us);
     CHECK(java.attempts == 1);
-    CHECK(row(all, "java-httpclient").prediction.time == 200us);
+    CHECK(row(all, "java-httpclient", "11").prediction.time == 200us);
 }
 
 TEST_CASE("Node.js <= 16 fails fast on Windows only with libuv 1.39 (12.19+, 14.9+)", "[clients]") {
@@ -164,8 +164,8 @@ TEST_CASE("curl to localhost:9 on Windows fails after about 2.23 s", "[clients]"
     CHECK(curl.time == 2230ms);
     CHECK(row(all, "python").prediction.time == 4060ms);
     CHECK(row(all, "node", "20.0.0").prediction.time == 1400us);
-    // Java HttpClient runs the refused connect twice.
-    auto& http = row(all, "java-httpclient").prediction;
+    // Java HttpClient (< 16: with the retries) runs the refused connect twice.
+    auto& http = row(all, "java-httpclient", "11").prediction;
     CHECK_FALSE(http.connected);
     CHECK(http.time == 4060ms);
     CHECK(http.attempts == 2);
@@ -197,7 +197,7 @@ TEST_CASE("lab, IPv4-only server, 1.02 s refusals: the issue's real-client figur
 TEST_CASE("lab, IPv6-only server with 127.0.0.1 first: Java fails, HttpClient twice", "[clients]") {
     const auto all = predict_clients(lab_ipv6_only_server(), linux_localhost);
     // Java HttpClient measured: fails after 2.04 s.
-    auto& http = row(all, "java-httpclient").prediction;
+    auto& http = row(all, "java-httpclient", "11").prediction;
     CHECK_FALSE(http.connected);
     CHECK(http.time == 2040ms);
     CHECK(http.attempts == 2);
@@ -309,7 +309,7 @@ TEST_CASE("Node.js autoSelectFamily: every attempt but the last is cut", "[clien
 TEST_CASE("Java HttpClient does not retry a timeout", "[clients]") {
     std::vector<Observation> obs{observe(v4_loopback(80), Outcome::timeout, 5s)};
     const auto all = predict_clients(obs, {"example.internal", Os::linux_});
-    auto& http = row(all, "java-httpclient").prediction;
+    auto& http = row(all, "java-httpclient", "11").prediction;
     CHECK(http.time == 5s);
     CHECK(http.attempts == 1);
     CHECK(http.lower_bound);

@@ -70,3 +70,46 @@ TEST_CASE("pairing: Windows at or above the gate, loopback only", "[syn_policy]"
     CHECK_FALSE(pair_probe(Os::windows, 15063, v4));
     CHECK_FALSE(pair_probe(Os::linux_, 0, v4));
 }
+
+TEST_CASE("before 1709 no-retries is sent as one retry, never 0xFE (read as ~255 retries there)",
+          "[syn_policy]") {
+    // 14393: Windows Server 2016 and 10 1607; 15063: 10 1703; 16299: 10
+    // 1709, the first build that reads 0xFE as "none"; 26200: 11 25H2.
+    for (const std::uint32_t old_build : {0u, 9600u, 14393u, 15063u, 16298u}) {
+        INFO("build " << old_build);
+        CHECK(sends_one_retry_instead(SynPolicy::no_retries, 0, old_build));
+        CHECK(sends_one_retry_instead(SynPolicy::fixed, 0, old_build));
+        CHECK(initial_rto_for(SynPolicy::no_retries, 0, old_build)->max_syn_retransmissions == 1);
+        CHECK(initial_rto_for(SynPolicy::fixed, 0, old_build)->max_syn_retransmissions == 1);
+        CHECK(initial_rto_for(SynPolicy::fixed, -2, old_build)->max_syn_retransmissions == 1);
+        // Counts are counts on every build; the default sends nothing.
+        CHECK_FALSE(sends_one_retry_instead(SynPolicy::fixed, 3, old_build));
+        CHECK(initial_rto_for(SynPolicy::fixed, 3, old_build)->max_syn_retransmissions == 3);
+        CHECK_FALSE(initial_rto_for(SynPolicy::system_default, 0, old_build).has_value());
+    }
+    for (const std::uint32_t new_build : {16299u, 19045u, 26200u}) {
+        INFO("build " << new_build);
+        CHECK_FALSE(sends_one_retry_instead(SynPolicy::no_retries, 0, new_build));
+        CHECK(initial_rto_for(SynPolicy::no_retries, 0, new_build)->max_syn_retransmissions ==
+              0xFE);
+        CHECK(initial_rto_for(SynPolicy::fixed, 0, new_build) == no_syn_retransmissions());
+        CHECK(initial_rto_for(SynPolicy::fixed, 4, new_build)->max_syn_retransmissions == 4);
+    }
+}
+
+TEST_CASE("the one-retry note names the build, the gate and what was sent", "[syn_policy]") {
+    const auto note = one_retry_note(14393);
+    CHECK(note.find("Windows build 14393 cannot turn SYN retries off") != std::string::npos);
+    CHECK(note.find("16299") != std::string::npos);
+    CHECK(note.find("one retry (this build cannot turn them off)") != std::string::npos);
+}
+
+TEST_CASE("the staircase starts at limit 1 where Windows cannot turn retries off", "[syn_policy]") {
+    CHECK(staircase_first_limit(Os::windows, 14393) == 1);
+    CHECK(staircase_first_limit(Os::windows, 15063) == 1);
+    CHECK(staircase_first_limit(Os::windows, 0) == 1);
+    CHECK(staircase_first_limit(Os::windows, 16299) == 0);
+    CHECK(staircase_first_limit(Os::windows, 26200) == 0);
+    CHECK(staircase_first_limit(Os::linux_, 0) == 0);
+    CHECK(staircase_first_limit(Os::macos, 0) == 0);
+}

@@ -5,6 +5,8 @@
 #include "support/staircase_steps.hpp"
 #include "support/text.hpp"
 
+#include "loopcheck/core/syn_policy.hpp"
+
 using namespace loopcheck;
 using namespace std::chrono_literals;
 using namespace loopcheck::test;
@@ -33,4 +35,26 @@ TEST_CASE("text and JSON show every limit, the fit and the conclusion", "[stairc
     CHECK(contains(json, "\"shape\": \"flat\""));
     CHECK(contains(json, "\"limit\": 5"));
     CHECK(contains(json, "\"step_ms\": 0.000"));
+}
+
+TEST_CASE("Windows before 1709: the staircase walks 1..5 and says why", "[staircase]") {
+    // What run_staircase() builds there: no limit-0 step, the note.
+    std::vector<StairStep> steps;
+    for (int l = 1; l <= staircase_max_limit; ++l) {
+        std::vector<Sample> three(3, refused(Micros{500'000 * l}, OptionState::applied));
+        steps.push_back(summarize_step(l, three));
+    }
+    StaircaseReport r;
+    r.system.os = Os::windows;
+    r.system.windows_build = 14393;
+    r.count = 3;
+    r.notes.push_back(one_retry_note(14393) + "; the staircase starts at limit 1");
+    r.addresses.push_back(
+        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, std::move(steps), Os::windows));
+    const auto text = render_staircase_text(r);
+    CHECK(contains(text, "set to 1..5"));
+    CHECK(contains(text, "Note: Windows build 14393 cannot turn SYN retries off"));
+    CHECK(contains(text, "the staircase starts at limit 1"));
+    CHECK(r.addresses.front().shape == StaircaseShape::retried); // 500 ms per retry from 1
+    CHECK(contains(render_staircase_json(r), "one retry (this build cannot turn them off)"));
 }

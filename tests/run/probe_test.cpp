@@ -1,5 +1,6 @@
 // The platform layer against real sockets the test opens itself.
 #include "loopcheck/platform/platform.hpp"
+#include "platform/common/connect_book.hpp"
 #include "run/probe.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
@@ -25,7 +26,14 @@ bool have_ipv6() {
     return platform::bind_closed(ipv6_loopback()).ok();
 }
 
-Sample probe_one(const Address& a, Micros timeout = 2s) {
+/// The timeout for probes that take the system's SYN retries. A default
+/// Windows stack needs 2.02-2.10 s to report a refused loopback connect
+/// (four retries about 500 ms apart; docs/windows.md), GitHub's Windows
+/// images included, so 2 s would turn those refusals into timeouts. 10 s
+/// leaves room for a slow runner; a refusal ends the wait long before it.
+constexpr Micros refusal_timeout = 10s;
+
+Sample probe_one(const Address& a, Micros timeout = refusal_timeout) {
     std::vector<ProbeSpec> specs{{a}};
     auto r = probe(specs, timeout);
     REQUIRE(r.size() == 1);
@@ -52,7 +60,7 @@ TEST_CASE("IPv4-only listener: 127.0.0.1 accepts, ::1 refuses", "[probe][integra
     std::vector<ProbeSpec> specs{{make_ipv4(127, 0, 0, 1, port)}};
     if (have_ipv6())
         specs.push_back({ipv6_loopback(port)});
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     REQUIRE(r.size() == specs.size());
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[0].native_code == 0);
@@ -68,7 +76,7 @@ TEST_CASE("IPv6-only listener (V6ONLY): ::1 accepts, 127.0.0.1 refuses", "[probe
     const auto port = port_of(l);
     auto v4_hold = hold_closed(make_ipv4(127, 0, 0, 1, port));
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[1].outcome == Outcome::refused);
 }
@@ -82,7 +90,7 @@ TEST_CASE("dual-stack listener ([::], V6ONLY off) accepts both families", "[prob
     auto l = listener(any6, false);
     const auto port = port_of(l);
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     CHECK(r[0].outcome == Outcome::accepted);
     CHECK(r[1].outcome == Outcome::accepted);
 }
@@ -122,7 +130,7 @@ TEST_CASE("results come back in spec order, one per spec", "[probe][integration]
     std::vector<ProbeSpec> specs;
     for (int i = 0; i < 40; ++i)
         specs.push_back({i % 2 == 0 ? open_addr : closed_addr});
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     REQUIRE(r.size() == specs.size());
     for (std::size_t i = 0; i < r.size(); ++i)
         CHECK(r[i].outcome == (i % 2 == 0 ? Outcome::accepted : Outcome::refused));
@@ -183,7 +191,7 @@ TEST_CASE("the SYN-retry option is applied, or refused with the OS's code",
                                  {addr, SynPolicy::fixed, 2},
                                  {addr, SynPolicy::fixed, 0},
                                  {addr, SynPolicy::system_default, 0}};
-    auto r = probe(specs, 2s);
+    auto r = probe(specs, refusal_timeout);
     REQUIRE(r.size() == specs.size());
     for (const auto& s : r)
         CHECK(s.outcome == Outcome::refused); // a refused option never stops the probe
@@ -257,4 +265,45 @@ TEST_CASE("interrupt_waits() ends a wait on a connect that hangs", "[probe][inte
     CHECK(done.empty());
     CHECK(platform::monotonic_now() - t0 >= 250ms);
     (void)set.abandon(*id);
+}
+
+namespace {
+int closed_handles = 0;
+void fake_close(int& handle, Sample& sample) {
+    ++closed_handles;
+    sample.syn_retransmissions = 0;
+    handle = -1;
+}
+} // namespace
+
+TEST_CASE("a failed wait ends every pending connect with its code, once", "[probe]") {
+    // select() (Windows) or poll() failing must end the wait: before, the
+    // wait returned nothing and the probe loop called it again at once.
+    platform::detail::ConnectBook<int, -1, fake_close> book;
+    closed_handles = 0;
+    for (int i = 0; i < 3; ++i) {
+        book.entries.push_back({10 + i, Micros{1000 * i}, {}});
+        book.open.push_back(static_cast<platform::ConnectSet::Id>(i));
+    }
+    book.entries[1].sample.option = OptionState::applied;
+    Sample failed;
+    failed.outcome = Outcome::error;
+    failed.native_code = 10055; // WSAENOBUFS
+    failed.native_name = "select: WSAENOBUFS";
+    const auto done = book.fail_open(failed, Micros{5000});
+    REQUIRE(done.size() == 3);
+    CHECK(book.open.empty());
+    CHECK(book.pending() == 0);
+    CHECK(closed_handles == 3);
+    for (std::size_t i = 0; i < done.size(); ++i) {
+        INFO(i);
+        CHECK(done[i].id == i);
+        CHECK(done[i].sample.outcome == Outcome::error);
+        CHECK(done[i].sample.native_code == 10055);
+        CHECK(done[i].sample.native_name == "select: WSAENOBUFS");
+        CHECK(done[i].sample.latency == Micros{5000 - 1000 * static_cast<int>(i)});
+        CHECK(book.entries[i].handle == -1);
+    }
+    CHECK(done[1].sample.option == OptionState::applied); // what start() noted stays
+    CHECK(book.fail_open(failed, Micros{6000}).empty());  // nothing left to end
 }

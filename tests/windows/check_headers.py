@@ -16,10 +16,17 @@ import sys
 
 SHARED = "src/platform/win32/winsock.hpp"
 VIA = {"platform/win32/winsock.hpp", "platform/win32/socket_helpers.hpp"}
-WIN32_DIRS = (os.path.join("src", "platform", "win32"),)
+WIN32_DIRS = ("src/platform/win32/",)
 OS_HEADERS = re.compile(r'#\s*include\s*<(winsock2|winsock|ws2tcpip|windows|mstcpip)\.h>',
                         re.IGNORECASE)
 INCLUDE = re.compile(r'#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def rel_posix(path, start):
+    """os.path.relpath with forward slashes, whatever the OS's separator:
+    on Windows relpath answers src\\platform\\win32\\x.cpp, and every name
+    above is written with "/"."""
+    return os.path.relpath(path, start).replace("\\", "/")
 
 
 def problems(root):
@@ -30,14 +37,14 @@ def problems(root):
                 if not name.endswith((".cpp", ".hpp", ".h")):
                     continue
                 path = os.path.join(dirpath, name)
-                rel = os.path.relpath(path, root)
+                rel = rel_posix(path, root)
                 with open(path, encoding="utf-8") as f:
                     text = f.read()
                 if rel != SHARED and OS_HEADERS.search(text):
                     out.append(f"{rel}: includes a Winsock/Windows header itself; "
                                f"include {SHARED} instead")
                 in_win32 = rel.startswith(WIN32_DIRS)
-                if in_win32 and os.path.relpath(path, os.path.join(root, "src")) not in VIA:
+                if in_win32 and rel_posix(path, os.path.join(root, "src")) not in VIA:
                     first_angle = None
                     for m in INCLUDE.finditer(text):
                         if m.group(1) == '"' and m.group(2) in VIA:

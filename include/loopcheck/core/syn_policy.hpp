@@ -14,10 +14,19 @@
 
 namespace loopcheck {
 
-/// The first Windows build where libuv turns SYN retries off on loopback
-/// (Windows 10 1709). libuv and Go gate on it; earlier builds may reject
-/// TCP_INITIAL_RTO_NO_SYN_RETRANSMISSIONS or ignore it.
+/// The first Windows build that reads TCP_INITIAL_RTO_NO_SYN_RETRANSMISSIONS
+/// as "no retransmissions" (Windows 10 1709). libuv and the JDK gate on it
+/// (libuv src/win/tcp.c uv__windows10_version1709; openjdk/jdk
+/// src/java.base/windows/native/libnet/net_util_md.c IsWindows10RS3OrGreater).
+/// Earlier builds (Server 2016 is 14393, 1703 is 15063, 8.1) send 1 there
+/// in the JDK, "the minimum possible value before Windows 10 RS3". They do
+/// not reject 0xFE: by Microsoft's networking team, as issue 26 relays it
+/// (OpenJDK net-dev, 2020-07, mail.openjdk.org/pipermail/net-dev/2020-July/
+/// 014231.html, not read here), they take it as a count, ~255 retries 500 ms
+/// apart, ~128 s.
 inline constexpr std::uint32_t windows_no_syn_retries_build = 16299;
+/// What "no retries" becomes below that build: one retry (as the JDK sends).
+inline constexpr std::uint8_t fewest_syn_retransmissions_before_1709 = 1;
 
 /// SIO_TCP_INITIAL_RTO's control code and the MaxSynRetransmissions
 /// sentinels of TCP_INITIAL_RTO_PARAMETERS, as mstcpip.h defines them
@@ -63,11 +72,34 @@ InitialRtoParameters fixed_syn_retransmissions(int n) noexcept;
 /// otherwise. `n` is used with SynPolicy::fixed only.
 std::optional<InitialRtoParameters> initial_rto_for(SynPolicy policy, int n) noexcept;
 
+/// The same on Windows build `windows_build`: below
+/// windows_no_syn_retries_build, where 0xFE would be read as ~255 retries,
+/// "no retries" (SynPolicy::no_retries, or a limit of 0) is sent as one
+/// retry. A build of 0 (unknown) counts as below, as the JDK's failed
+/// version check does: one retry costs ~500 ms, a misread 0xFE ~128 s.
+std::optional<InitialRtoParameters> initial_rto_for(SynPolicy policy, int n,
+                                                    std::uint32_t windows_build) noexcept;
+
+/// True when `policy` asks for no retries (no_retries, or fixed with a
+/// limit of 0 or below) and `windows_build` cannot give it, so one retry is
+/// sent instead.
+bool sends_one_retry_instead(SynPolicy policy, int n, std::uint32_t windows_build) noexcept;
+
+/// What loopcheck says where sends_one_retry_instead() holds, e.g. "Windows
+/// build 14393 cannot turn SYN retries off (that needs 16299, Windows 10
+/// 1709): limit 0 is sent as one retry (this build cannot turn them off)".
+std::string one_retry_note(std::uint32_t windows_build);
+
 /// "SIO_TCP_INITIAL_RTO(Rtt=0, MaxSynRetransmissions=254)": how -vv logs
 /// the call, with the values as sent.
 std::string initial_rto_call_text(const InitialRtoParameters& p);
 
-/// True where Windows honours NO_SYN_RETRANSMISSIONS (libuv's gate).
+/// The first limit `loopcheck staircase` walks: 1 on Windows below
+/// windows_no_syn_retries_build, where a limit of 0 would be sent as one
+/// retry and give the fit two points at one retry; 0 elsewhere.
+int staircase_first_limit(Os os, std::uint32_t windows_build) noexcept;
+
+/// True where Windows honours NO_SYN_RETRANSMISSIONS (libuv's and the JDK's gate).
 bool windows_supports_no_syn_retries(std::uint32_t build) noexcept;
 
 /// Whether to pair a default probe of `a` with a no-retry probe: on

@@ -17,7 +17,8 @@ inline constexpr std::uint32_t sio_tcp_info = 0xD8000027u;
 
 /// TCP_INFO_v0 on x86 and x64: TCPSTATE State (4), ULONG Mss (4),
 /// ULONG64 ConnectionTimeMs (8), BOOLEAN TimestampsEnabled (1, padded to
-/// 4), eleven ULONG/ULONG64 counters up to TimeoutEpisodes, then
+/// 4), then fourteen counters from RttUs to TimeoutEpisodes (twelve ULONG,
+/// BytesOut and BytesIn ULONG64: 64 bytes from byte 20), then
 /// UCHAR SynRetrans at byte 84; the struct is padded to 88 bytes.
 inline constexpr std::size_t tcp_info_v0_size = 88;
 inline constexpr std::size_t tcp_info_v0_syn_retrans_offset = 84;

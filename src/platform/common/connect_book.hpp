@@ -64,6 +64,22 @@ struct ConnectBook {
         return complete(id, std::move(s)).sample;
     }
 
+    /// Ends every pending connect with `failure`, each with its own latency
+    /// up to `now`: the wait itself failed (select() or poll() returned an
+    /// error), so nothing says how the connects went. Without this the probe
+    /// loop would call wait() again at once and spin until each connect's
+    /// timeout.
+    std::vector<Completion> fail_open(const Sample& failure, Micros now) {
+        std::vector<Completion> done;
+        for (Id id : open) {
+            Sample s = failure;
+            s.latency = now - entries[id].start;
+            done.push_back(complete(id, std::move(s)));
+        }
+        open.clear();
+        return done;
+    }
+
     [[nodiscard]] std::size_t pending() const noexcept {
         return open.size() + finished_at_once.size();
     }

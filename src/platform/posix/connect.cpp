@@ -94,6 +94,17 @@ Sample sample_from_errno(int err, Micros latency) {
     return s;
 }
 
+/// What a failed poll() (not EINTR) ends each pending connect with: the
+/// next poll() would fail too, so the connects end with the error rather
+/// than the caller spinning until their timeouts (as on Windows).
+Sample poll_failure(int err) {
+    log::warn("poll failed: {}", std::strerror(err));
+    Sample failed = sample_from_errno(err, Micros{0});
+    failed.outcome = Outcome::error; // the wait failed, not the connect
+    failed.native_name = "poll: " + failed.native_name;
+    return failed;
+}
+
 // --- SYN retry control and kernel evidence. -------------------------------
 
 /// Applies the spec's SYN policy before connect. Linux takes a fixed count
@@ -273,11 +284,8 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     const int wait_ms = static_cast<int>((std::max(max_wait, Micros{0}).count() + 999) / 1000);
     const int n = ::poll(im.pfds.data(), static_cast<nfds_t>(im.pfds.size()), wait_ms);
     const Micros now = monotonic_now();
-    if (n < 0) {
-        if (errno != EINTR)
-            log::warn("poll failed: {}", std::strerror(errno));
-        return done;
-    }
+    if (n < 0) // EINTR (a signal) only ends this wait; done is empty here
+        return errno == EINTR ? done : im.fail_open(poll_failure(errno), now);
     std::vector<Id> still_open;
     for (std::size_t i = 0; i < im.open.size(); ++i) {
         const Id id = im.open[i];

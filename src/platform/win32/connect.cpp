@@ -69,11 +69,12 @@ static_assert(sizeof(InitialRtoPayload) == 4);
 /// Applies the spec's SYN policy before connect, as the option requires
 /// (learn.microsoft.com .../winsock/sio-tcp-initial-rto). The payload comes
 /// from initial_rto_for(): NO_SYN_RETRANSMISSIONS (0xFE) for no retries
-/// and for a limit of 0, the count otherwise. A refusal (Wine:
+/// and for a limit of 0 from build 16299, one retry before it (where 0xFE
+/// reads as ~255 retries), the count otherwise. A refusal (Wine:
 /// WSAEOPNOTSUPP) is recorded, and the connect goes ahead with the system's
 /// defaults. -vv logs every call with its values and its answer.
 void apply_syn_policy(SOCKET s, const ProbeSpec& spec, Sample& out) {
-    const auto p = initial_rto_for(spec.syn, spec.syn_retries);
+    const auto p = initial_rto_for(spec.syn, spec.syn_retries, windows_build());
     if (!p) {
         out.option = OptionState::not_requested;
         return;
@@ -110,6 +111,18 @@ std::optional<int> read_syn_retransmissions(SOCKET s) {
     log::trace("SIO_TCP_INFO(version=0) -> {} bytes, SynRetrans={}", written,
                count ? std::to_string(*count) : "n/a");
     return count;
+}
+
+/// What a failed select() ends each pending connect with: an error, not a
+/// timeout, with the WSA code. Returning nothing instead made the caller
+/// wait() again at once and spin until each connect's timeout.
+Sample select_failure(int err) {
+    log::warn("select failed: {}", wsa_error_name(err));
+    Sample failed;
+    failed.outcome = Outcome::error;
+    failed.native_code = err;
+    failed.native_name = fmt::format("select: {}", wsa_error_name(err));
+    return failed;
 }
 
 void close_with(SOCKET& s, Sample& sample) {
@@ -265,10 +278,8 @@ std::vector<ConnectSet::Completion> ConnectSet::wait(Micros max_wait) {
     timeval tv = to_timeval(max_wait);
     const int n = ::select(0, &im.readfds, &im.writefds, &im.exceptfds, &tv);
     const Micros now = monotonic_now();
-    if (n == SOCKET_ERROR) {
-        log::warn("select failed: {}", wsa_error_name(::WSAGetLastError()));
-        return done;
-    }
+    if (n == SOCKET_ERROR) // done is empty here: the connects end with the error
+        return im.fail_open(select_failure(::WSAGetLastError()), now);
     if (wake != INVALID_SOCKET && FD_ISSET(wake, &im.readfds) != 0) {
         drain_wake_socket();
         log::trace("select woken by interrupt_waits()");

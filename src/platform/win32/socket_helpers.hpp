@@ -7,6 +7,7 @@
 #include "loopcheck/core/duration.hpp"
 #include "platform/win32/winsock.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -42,6 +43,11 @@ void close_wake_socket();
 SOCKET wake_socket() noexcept;
 /// Reads every pending wake datagram, so that one wake ends one wait.
 void drain_wake_socket();
+
+/// The build number RtlGetVersion reports (facts.cpp), read once; 0 when
+/// it cannot be read. SIO_TCP_INITIAL_RTO's payload depends on it
+/// (syn_policy.hpp: 0xFE means "no retries" only from 16299).
+std::uint32_t windows_build() noexcept;
 
 /// A select() timeout of at least `wait`, in whole milliseconds.
 timeval to_timeval(Micros wait);
