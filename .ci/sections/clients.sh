@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# Client harness: its Debian 12 and 13 roots made in the background (clients_start), its tests checked after the README's (clients_wait).
+#
+# Sourced by .ci/run, which calls clients_start before the README's build
+# and clients_wait after the README's tests: the roots take minutes when
+# not cached, and the clients.* tests inside the README's test command wait
+# for them (LOOPCHECK_CLIENT_ROOTS). Reads lab_unavailable (lab.sh).
+# (tests/clients, docs/hacking.md#the-client-harness-testsclients)
+
+clients_roots=/var/tmp/loopcheck-ci-clients
+clients_prepare_pids=()
+
+# Debian 12 and Debian 13 chroots with real clients (Python, requests, curl,
+# wget, Node, a JDK, Go), prepared in the background now: unpacked from
+# /var/cache/loopcheck-ci in seconds when cached, else debootstrap and
+# apt-get (minutes, once). The clients.* tests, run by the README's test
+# command, wait for them (LOOPCHECK_CLIENT_ROOTS); CI=true makes a core
+# client that cannot run a failure instead of a skip. Waited for by
+# clients_wait.
+clients_start() {
+    local suite
+    if [ -n "$lab_unavailable" ]; then
+        # The harness runs inside the lab: no roots to make; run.sh skips with
+        # this reason.
+        export LOOPCHECK_LAB_UNAVAILABLE=$lab_unavailable
+        echo "not made: $lab_unavailable"
+        return 0
+    fi
+    $S apt-get install -y debootstrap tar util-linux
+    export CI=${CI:-true}
+    for suite in bookworm trixie; do
+        # A root left by a run that died is unmounted and removed first.
+        $S tests/clients/prepare-root.sh --cleanup "$clients_roots/$suite"
+    done
+    mkdir -p "$clients_roots"
+    for suite in bookworm trixie; do
+        $S tests/clients/prepare-root.sh "$suite" "$clients_roots/$suite" >"$clients_roots/$suite.log" 2>&1 &
+        clients_prepare_pids+=($!)
+    done
+    export LOOPCHECK_CLIENT_ROOTS="bookworm=$clients_roots/bookworm trixie=$clients_roots/trixie"
+    # Unmounted and removed on any exit, a failed test included.
+    ci_cleanups+=(clients_cleanup)
+}
+
+clients_cleanup() {
+    local pid suite
+    for pid in "${clients_prepare_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for suite in bookworm trixie; do
+        $S tests/clients/prepare-root.sh --cleanup "$clients_roots/$suite" || true
+    done
+}
+
+# After the README's tests. CI runs as root with the lab's packages, so a
+# skipped test there means the lab or the harness broke, unless the lab
+# probe found that this machine cannot host the lab at all (its reason is
+# in the summary at the end). docs/clients.md now holds this run's table.
+clients_wait() {
+    local pid suite
+    for pid in "${clients_prepare_pids[@]}"; do wait "$pid" || true; done
+    [ ! -d "$clients_roots" ] || cat "$clients_roots"/*.log 2>/dev/null || true
+    if [ -n "$lab_unavailable" ]; then
+        echo "netns and clients tests skipped: this machine cannot host the lab: $lab_unavailable"
+    elif grep -E '^(run|lab|harness|table|windows_ioctl)(\.sh|\.py): skipped' build/ci/Testing/Temporary/LastTest.log; then
+        echo "netns or client harness tests were skipped (reason above)" >&2
+        exit 1
+    fi
+    git --no-pager diff --stat -- docs/clients.md || true
+    for suite in bookworm trixie; do
+        $S tests/clients/prepare-root.sh --cleanup "$clients_roots/$suite"
+    done
+}

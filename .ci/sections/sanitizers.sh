@@ -1,0 +1,58 @@
+# shellcheck shell=bash
+# Sanitizers: the whole suite under ASan and UBSan, and the libFuzzer targets in two background lanes (fuzz_start, fuzz_wait).
+#
+# Sourced by .ci/run, which calls fuzz_start just before the Windows
+# section and fuzz_wait just after it: the Windows section mostly waits
+# (apt, Wine's start, socket timeouts), and -max_total_time is wall time,
+# so the fuzzers run beside it instead of after it.
+
+asan_suite() {
+    cmake --workflow --preset asan
+}
+
+fuzz_logs=()
+fuzz_pids=()
+
+# run_fuzzers NAME...: each target for a bounded time, at a low priority,
+# on a copy of its corpus. Any crash, leak, sanitizer report or >5 s input
+# fails it.
+run_fuzzers() {
+    local name work
+    for name in "$@"; do
+        work=$(mktemp -d)
+        cp fuzz/corpus/"$name"/* "$work"/
+        if ! timeout 120 nice -n 10 build/fuzz/fuzz/fuzz_"$name" -max_total_time=40 -max_len=4096 \
+            -timeout=5 "$work" >"$work.log" 2>&1; then
+            tail -n 60 "$work.log"
+            echo "fuzz_$name failed"
+            return 1
+        fi
+        echo "fuzz_$name: $(grep -E '^Done' "$work.log")"
+        rm -rf "$work" "$work.log"
+    done
+}
+
+# Builds the targets, then starts them in two lanes of three in the
+# background (one lane alone left the run waiting ~3 min for it after
+# Windows). Waited for by fuzz_wait.
+fuzz_start() {
+    apt-get install -y clang libclang-rt-14-dev
+    cmake --preset fuzz && cmake --build --preset fuzz
+    fuzz_logs=("$(mktemp)" "$(mktemp)")
+    run_fuzzers target duration hosts >"${fuzz_logs[0]}" 2>&1 &
+    fuzz_pids=($!)
+    run_fuzzers emulation listeners untrusted >"${fuzz_logs[1]}" 2>&1 &
+    fuzz_pids+=($!)
+    ci_cleanups+=(fuzz_cleanup)
+}
+
+fuzz_cleanup() { kill "${fuzz_pids[@]}" 2>/dev/null || true; }
+
+# Both lanes' results: their logs, and a failure if either failed.
+fuzz_wait() {
+    local pid fuzz_rc=0
+    for pid in "${fuzz_pids[@]}"; do wait "$pid" || fuzz_rc=$?; done
+    cat "${fuzz_logs[@]}"
+    rm -f "${fuzz_logs[@]}"
+    [ "$fuzz_rc" = 0 ] || { echo "fuzzing failed (above)" >&2; exit 1; }
+}
