@@ -2,8 +2,9 @@
 """The layer rules of docs/hacking.md#layout, checked on the source tree:
 each layer includes only the layers below it, only src/platform/ includes OS
 headers, only src/run/ drives the platform's connects, a header lives in
-include/loopcheck/ only when another layer includes it, and no source file
-sits directly in src/. tests/layers_test.py proves each rule fails."""
+include/loopcheck/ only when another layer (or another public header)
+includes it, a public header never includes a private one, and no source
+file sits directly in src/. tests/layers_test.py proves each rule fails."""
 import pathlib
 import re
 import sys
@@ -63,15 +64,23 @@ def check(root):
                         target = name.split("/")[1]
                         if target not in MAY_INCLUDE.get(layer, set()):
                             failures.append(f"{rel}:{n}: {layer} may not include {name}")
-                        included_from.setdefault(name, set()).add(layer)
+                        # A public header that another public header includes
+                        # is offered with it.
+                        included_from.setdefault(name, set()).add(
+                            layer if base == "src" else "public")
                     elif m.group(1) == "<":
                         if layer != "platform" and OS_HEADER.match(name):
                             failures.append(f"{rel}:{n}: OS header <{name}> outside src/platform/")
                         if layer in ("core", "report") and NOT_IN_CORE_OR_REPORT.match(name):
                             failures.append(f"{rel}:{n}: {layer} may not include <{name}>")
                     elif name.split("/")[0] in LAYERS:
-                        # A private header, beside its code: its own layer only.
-                        if name.split("/")[0] != layer:
+                        # A private header, beside its code: its own layer's
+                        # sources only, never a public header (whose users
+                        # would then need it too).
+                        if base != "src":
+                            failures.append(f"{rel}:{n}: a public header includes the private "
+                                            f"{name}: make that one public too")
+                        elif name.split("/")[0] != layer:
                             failures.append(f"{rel}:{n}: {name} is private to "
                                             f"src/{name.split('/')[0]}/")
                         elif not (root / "src" / name).is_file():

@@ -42,6 +42,9 @@ BROKEN = {
         "core may not include"),
     "an OS header outside platform": (
         "src/run/check.cpp", "#include <sys/socket.h>\n", "OS header"),
+    "a public header includes a private one": (
+        "include/loopcheck/run/check.hpp", '#include "run/driver.hpp"\n',
+        "a public header includes the private"),
     "a public header no other layer includes": (
         "include/loopcheck/run/unused.hpp", "#pragma once\n", "no other layer includes it"),
 }

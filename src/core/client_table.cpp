@@ -1,5 +1,5 @@
 // The client table: one row per client and version range (client_table.hpp).
-#include "core/client_table.hpp"
+#include "loopcheck/core/client_table.hpp"
 
 #include <array>
 

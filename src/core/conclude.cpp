@@ -1,7 +1,7 @@
 #include "loopcheck/core/conclude.hpp"
 
-#include "core/diagnose.hpp"
-#include "core/observation.hpp"
+#include "loopcheck/core/diagnose.hpp"
+#include "loopcheck/core/observation.hpp"
 
 #include <span>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "core/connect_algorithms.hpp"
+#include "loopcheck/core/connect_algorithms.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "core/diagnose.hpp"
+#include "loopcheck/core/diagnose.hpp"
 
 #include "core/diagnose_listeners.hpp"
 #include "core/diagnoser.hpp"

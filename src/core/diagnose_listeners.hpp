@@ -3,7 +3,7 @@
 // of diagnose() (src/core/diagnose.cpp); docs/diagnosis.md, "Listeners".
 #pragma once
 
-#include "core/diagnose.hpp"
+#include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 
 #include <optional>

@@ -3,7 +3,7 @@
 // code and the verdict). Not part of core's interface: use diagnose().
 #pragma once
 
-#include "core/diagnose.hpp"
+#include "loopcheck/core/diagnose.hpp"
 #include "core/diagnose_listeners.hpp"
 
 #include <optional>

@@ -84,10 +84,13 @@ std::vector<Address> emulation_order(const EmulationSpec& spec, std::span<const 
 bool off_model(const ConnectPrediction& measured, const ConnectPrediction& model) {
     if (measured.connected != model.connected)
         return true;
-    // The margin the client harness uses too: scheduling and timer noise
-    // for short waits, a fifth of the wait for long ones.
-    const Micros margin = std::max<Micros>(50ms, model.time / 5);
+    const Micros margin = std::max<Micros>(off_model_floor, model.time * off_model_percent / 100);
     return std::chrono::abs(measured.time - model.time) > margin;
+}
+
+std::string off_model_rule() {
+    return fmt::format("further than max({}, {} %) from the model's time, or ending differently",
+                       fmt::format("{} ms", off_model_floor.count() / 1000), off_model_percent);
 }
 
 void settle_rounds(EmulationResult& result) {

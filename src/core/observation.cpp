@@ -1,4 +1,4 @@
-#include "core/observation.hpp"
+#include "loopcheck/core/observation.hpp"
 
 #include <algorithm>
 #include <array>
@@ -80,6 +80,12 @@ AddressSummary summarize_address(std::span<const Sample> all_samples,
         out.fast_latency = latency_of(applied);
     }
     return out;
+}
+
+bool native_name_implied(const AddressSummary& s) {
+    return s.outcome == Outcome::accepted ||
+           (s.outcome == Outcome::refused && !s.mixed &&
+            s.native_name.find("CONNREFUSED") != std::string::npos);
 }
 
 } // namespace loopcheck

@@ -1,6 +1,6 @@
 #include "loopcheck/core/staircase.hpp"
 
-#include "core/observation.hpp"
+#include "loopcheck/core/observation.hpp"
 
 #include <algorithm>
 #include <cmath>

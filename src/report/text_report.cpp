@@ -102,10 +102,7 @@ void address_table(Writer& w, const TargetReport& t, int count) {
     // The OS's error name only where the outcome does not already say it
     // (the JSON and Markdown reports always carry it).
     auto detail = [](const AddressSummary& s) {
-        const bool implied = s.outcome == Outcome::accepted ||
-                             (s.outcome == Outcome::refused && !s.mixed &&
-                              s.native_name.find("CONNREFUSED") != std::string::npos);
-        return implied ? std::string() : s.native_name;
+        return native_name_implied(s) ? std::string() : s.native_name;
     };
     const bool any_detail = std::any_of(t.addresses.begin(), t.addresses.end(),
                                         [&](auto& a) { return !detail(a.summary).empty(); });
@@ -254,8 +251,9 @@ void emulation_table(Writer& w, const TargetReport& t) {
                                      [](const auto& e) { return e.rounds_off_model > 0; });
     if (any_off)
         w.wrapped("  ",
-                  "OFF MODEL: further than max(50 ms, 20 %) from the model's time, or ending "
-                  "differently; see the findings (accept-queue-full, slow-accept) for why.",
+                  fmt::format("OFF MODEL: {}; see the findings (accept-queue-full, slow-accept) "
+                              "for why.",
+                              off_model_rule()),
                   2);
 }
 

@@ -1,4 +1,4 @@
-#include "core/clients.hpp"
+#include "loopcheck/core/clients.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/diagnose.hpp"
+#include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"

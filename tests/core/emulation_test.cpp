@@ -90,3 +90,8 @@ TEST_CASE("an emulated connect off its model by more than max(50 ms, 20 %) is fl
     CHECK(e.measured.time == 300us); // the median round
     CHECK(e.rounds_off_model == 2);
 }
+
+TEST_CASE("the off-model rule as the report says it", "[emulation]") {
+    CHECK(off_model_rule() ==
+          "further than max(50 ms, 20 %) from the model's time, or ending differently");
+}

@@ -1,5 +1,5 @@
 // The Java rows of the client table on Windows loopback: JDK 16 (JDK-8250521) turns SYN retries off.
-#include "core/clients.hpp"
+#include "loopcheck/core/clients.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/observation.hpp"
+#include "loopcheck/core/observation.hpp"
 #include "support/catch.hpp"
 
 #include <vector>
@@ -69,4 +69,21 @@ TEST_CASE("interrupted samples are not measurements", "[observation]") {
     auto o = summarize_address(only, {});
     CHECK(o.interrupted);
     CHECK(o.latency.count == 0);
+}
+
+TEST_CASE("the OS's error name is implied by an accept or a plain refusal", "[observation]") {
+    AddressSummary s;
+    s.outcome = Outcome::accepted;
+    CHECK(native_name_implied(s));
+    s.outcome = Outcome::refused;
+    s.native_name = "ECONNREFUSED";
+    CHECK(native_name_implied(s));
+    s.native_name = "WSAECONNREFUSED";
+    CHECK(native_name_implied(s));
+    s.mixed = true; // refused in some rounds only: the name adds something
+    CHECK_FALSE(native_name_implied(s));
+    s.mixed = false;
+    s.outcome = Outcome::unreachable;
+    s.native_name = "EHOSTUNREACH";
+    CHECK_FALSE(native_name_implied(s));
 }

@@ -1,4 +1,4 @@
-#include "core/stats.hpp"
+#include "loopcheck/core/stats.hpp"
 #include "support/catch.hpp"
 
 #include <vector>

@@ -2,7 +2,7 @@
 // given machine would produce them, built from published measurements.
 #pragma once
 
-#include "core/observation.hpp"
+#include "loopcheck/core/observation.hpp"
 
 #include <optional>
 

@@ -3,7 +3,7 @@
 // src/run/emulation_run.cpp runs it for real.
 #pragma once
 
-#include "core/clients.hpp"
+#include "loopcheck/core/clients.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/sample.hpp"
 
@@ -42,9 +42,20 @@ struct EmulationResult {
     int rounds_off_model = 0;
 };
 
+/// How far a measured connect may be from the model: the larger of a floor
+/// (scheduling and timer noise for short waits) and a share of the model's
+/// time (for long ones). The client harness uses the same margin.
+inline constexpr Micros off_model_floor{50'000};
+inline constexpr int off_model_percent = 20;
+
 /// Whether a measured connect is further from the model than
-/// max(50 ms, 20 % of the model's time), or ends differently.
+/// max(off_model_floor, off_model_percent of the model's time), or ends
+/// differently.
 bool off_model(const ConnectPrediction& measured, const ConnectPrediction& model);
+
+/// off_model()'s rule as the report says it: "further than max(50 ms,
+/// 20 %) from the model's time, or ending differently".
+std::string off_model_rule();
 
 /// Fills `measured` (the median round) and `rounds_off_model` from `rounds`.
 void settle_rounds(EmulationResult& result);

@@ -3,13 +3,13 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
-#include "core/diagnose.hpp"
+#include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/emulation_model.hpp"
 #include "loopcheck/core/hosts.hpp"
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/sample.hpp"
-#include "core/stats.hpp"
+#include "loopcheck/core/stats.hpp"
 #include "loopcheck/core/target.hpp"
 
 #include <optional>

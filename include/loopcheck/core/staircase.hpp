@@ -10,7 +10,7 @@
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/sample.hpp"
-#include "core/stats.hpp"
+#include "loopcheck/core/stats.hpp"
 
 #include <optional>
 #include <span>

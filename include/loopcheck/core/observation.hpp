@@ -4,7 +4,7 @@
 
 #include "loopcheck/core/address.hpp"
 #include "loopcheck/core/sample.hpp"
-#include "core/stats.hpp"
+#include "loopcheck/core/stats.hpp"
 
 #include <optional>
 #include <span>
@@ -36,6 +36,11 @@ struct AddressSummary {
 
 AddressSummary summarize_address(std::span<const Sample> samples,
                                  std::span<const Sample> fast_samples);
+
+/// True when the outcome already says what the OS's error name would:
+/// an accept, or a refusal every round that the OS named ECONNREFUSED
+/// (WSAECONNREFUSED). The text report then leaves the name out.
+bool native_name_implied(const AddressSummary& summary);
 
 /// One address as the diagnosis sees it.
 struct Observation {

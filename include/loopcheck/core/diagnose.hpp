@@ -4,8 +4,8 @@
 // docs/diagnosis.md with the evidence it needs.
 #pragma once
 
-#include "core/clients.hpp"
-#include "core/observation.hpp"
+#include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/observation.hpp"
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/result.hpp"

@@ -6,11 +6,11 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
-#include "core/client_table.hpp"
-#include "core/connect_algorithms.hpp"
+#include "loopcheck/core/client_table.hpp"
+#include "loopcheck/core/connect_algorithms.hpp"
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/machine.hpp"
-#include "core/observation.hpp"
+#include "loopcheck/core/observation.hpp"
 #include "loopcheck/core/sample.hpp"
 
 #include <optional>

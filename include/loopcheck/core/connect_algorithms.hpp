@@ -7,7 +7,7 @@
 
 #include "loopcheck/core/address.hpp"
 #include "loopcheck/core/duration.hpp"
-#include "core/observation.hpp"
+#include "loopcheck/core/observation.hpp"
 
 #include <cstdint>
 #include <optional>

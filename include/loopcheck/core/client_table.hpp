@@ -4,7 +4,7 @@
 // table") gives the source of every row.
 #pragma once
 
-#include "core/connect_algorithms.hpp"
+#include "loopcheck/core/connect_algorithms.hpp"
 #include "loopcheck/core/duration.hpp"
 
 #include <cstdint>
