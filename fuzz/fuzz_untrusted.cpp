@@ -4,7 +4,7 @@
 // must; JSON carries the input exactly (bytes that are no UTF-8 as U+FFFD).
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
-#include "report/json_writer.hpp"
+#include "report/json/writer.hpp"
 
 #include <cstddef>
 #include <cstdint>

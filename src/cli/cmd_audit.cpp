@@ -3,7 +3,9 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
-#include "loopcheck/report/audit_report.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/run/audit.hpp"
 
 #include <CLI/CLI.hpp>
@@ -60,9 +62,9 @@ int run(const AuditArgs& args) {
     progress.clear();
     if (!audit)
         return run_failure(audit.error());
-    write_report(common->format, {[&] { return render_audit_text(*audit, text_style(common->color)); },
-                                  [&] { return render_audit_json(*audit); },
-                                  [&] { return render_audit_markdown(*audit); }});
+    write_report(common->format, {[&] { return render_text(*audit, text_style(common->color)); },
+                                  [&] { return render_json(*audit); },
+                                  [&] { return render_markdown(*audit); }});
     return audit->exit_code;
 }
 

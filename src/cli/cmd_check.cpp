@@ -4,7 +4,9 @@
 
 #include "cli/progress.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -3,7 +3,8 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
-#include "loopcheck/report/staircase_report.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/run/staircase.hpp"
 
 #include <CLI/CLI.hpp>
@@ -44,8 +45,8 @@ int run(const StaircaseArgs& o) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    write_report(common->format, {[&] { return render_staircase_text(*report); },
-                                  [&] { return render_staircase_json(*report); },
+    write_report(common->format, {[&] { return render_text(*report); },
+                                  [&] { return render_json(*report); },
                                   {}});
     return report->exit_code;
 }

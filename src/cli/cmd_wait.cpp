@@ -3,7 +3,9 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
-#include "loopcheck/report/wait_report.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/run/wait.hpp"
 
 #include <CLI/CLI.hpp>
@@ -87,8 +89,8 @@ int run(const WaitArgs& a) {
     const WaitReport r = run_wait(*request, live.function());
     live.clear();
     write_report(common->format,
-                 {[&] { return render_wait_text(r); }, [&] { return render_wait_json(r); },
-                  [&] { return render_wait_markdown(r); }});
+                 {[&] { return render_text(r); }, [&] { return render_json(r); },
+                  [&] { return render_markdown(r); }});
     return r.exit_code;
 }
 

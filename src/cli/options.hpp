@@ -6,7 +6,7 @@
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/platform/platform.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/text.hpp"
 
 #include <cstdint>
 #include <functional>

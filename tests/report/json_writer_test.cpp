@@ -1,4 +1,4 @@
-#include "report/json_writer.hpp"
+#include "report/json/writer.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

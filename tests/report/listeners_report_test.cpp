@@ -2,7 +2,9 @@
 // unavailable), and shown the same in text, JSON and Markdown.
 #include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/local_targets.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

@@ -4,7 +4,9 @@
 // then review the diff.
 #include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"

@@ -1,6 +1,7 @@
 // The staircase report's renderings (report/staircase_report.hpp) on a
 // concluded staircase.
-#include "loopcheck/report/staircase_report.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/text.hpp"
 #include "support/catch.hpp"
 #include "support/staircase_steps.hpp"
 #include "support/text.hpp"
@@ -23,14 +24,14 @@ TEST_CASE("text and JSON show every limit, the fit and the conclusion", "[stairc
     r.count = 3;
     r.addresses.push_back(
         conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::linux_));
-    const auto text = render_staircase_text(r);
+    const auto text = render_text(r);
     CHECK(contains(text, "TCP_SYNCNT set to 0..5"));
     CHECK(contains(text, "127.0.0.1:9 (a closed port loopcheck reserved)  [flat]"));
     CHECK(contains(text, "limit"));
     CHECK(contains(text, "Fit: +0.000 ms per retry"));
     CHECK(contains(text, "refusals are not retried here"));
 
-    const auto json = render_staircase_json(r);
+    const auto json = render_json(r);
     CHECK(contains(json, "\"schema\": \"loopcheck-staircase/1\""));
     CHECK(contains(json, "\"shape\": \"flat\""));
     CHECK(contains(json, "\"limit\": 5"));
@@ -51,10 +52,10 @@ TEST_CASE("Windows before 1709: the staircase walks 1..5 and says why", "[stairc
     r.notes.push_back(one_retry_note(14393) + "; the staircase starts at limit 1");
     r.addresses.push_back(
         conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, std::move(steps), Os::windows));
-    const auto text = render_staircase_text(r);
+    const auto text = render_text(r);
     CHECK(contains(text, "set to 1..5"));
     CHECK(contains(text, "Note: Windows build 14393 cannot turn SYN retries off"));
     CHECK(contains(text, "the staircase starts at limit 1"));
     CHECK(r.addresses.front().shape == StaircaseShape::retried); // 500 ms per retry from 1
-    CHECK(contains(render_staircase_json(r), "one retry (this build cannot turn them off)"));
+    CHECK(contains(render_json(r), "one retry (this build cannot turn them off)"));
 }

@@ -1,7 +1,7 @@
 // The neutralisers of untrusted text (core/untrusted.hpp): one escape per
 // control class, invalid UTF-8, Markdown syntax, and the JSON writer's side.
 #include "loopcheck/core/untrusted.hpp"
-#include "report/json_writer.hpp"
+#include "report/json/writer.hpp"
 #include "support/catch.hpp"
 
 #include <string>

@@ -1,14 +1,19 @@
 // Every renderer on hostile process names, hosts-file lines and OS strings:
 // no control or bidi byte reaches text, Markdown tables keep their columns
 // and no name opens a link or a code span; JSON carries the name exactly.
-#include "loopcheck/report/staircase_report.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/core/audit.hpp"
 #include "loopcheck/core/untrusted.hpp"
-#include "report/json_writer.hpp"
+#include "report/json/writer.hpp"
 #include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/local_targets.hpp"
-#include "loopcheck/report/audit_report.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/windows_tcp_settings.hpp"
@@ -154,29 +159,29 @@ TEST_CASE("every renderer neutralises hostile names", "[untrusted][report]") {
         color.color = true;
         CHECK(escapes_in(render_text(r, color)) == escapes_in(render_text(benign, color)));
 
-        const auto audit_text = render_audit_text(a, TextStyle{});
+        const auto audit_text = render_text(a, TextStyle{});
         check_terminal_safe(audit_text);
         CHECK(contains(audit_text, shown + " (pid 4242)"));
-        CHECK(escapes_in(render_audit_text(a, color)) ==
-              escapes_in(render_audit_text(benign_audit, color)));
+        CHECK(escapes_in(render_text(a, color)) ==
+              escapes_in(render_text(benign_audit, color)));
 
-        check_terminal_safe(render_staircase_text(staircase_report(h.name)));
+        check_terminal_safe(render_text(staircase_report(h.name)));
 
         const auto md = render_markdown(r);
         check_markdown(md);
         CHECK(contains(md, Untrusted(h.name).markdown(MarkdownPlace::table_cell)));
-        const auto audit_md = render_audit_markdown(a);
+        const auto audit_md = render_markdown(a);
         check_markdown(audit_md);
 
         // JSON: the exact name, escaped by the JSON writer alone.
         const auto exact = "\"process\": " + JsonWriter::escape(h.name);
-        for (const auto& json : {render_json(r), render_audit_json(a)}) {
+        for (const auto& json : {render_json(r), render_json(a)}) {
             check_terminal_safe(json);
             CHECK(contains(json, exact));
         }
         const auto hosts = "\"text\": " + JsonWriter::escape("127.0.0.1 localhost " + h.name);
         CHECK(contains(render_json(r), hosts));
-        check_terminal_safe(render_staircase_json(staircase_report(h.name)));
+        check_terminal_safe(render_json(staircase_report(h.name)));
     }
 }
 
@@ -194,7 +199,7 @@ TEST_CASE("a finding and a fix name the process, escaped", "[untrusted][report]"
 TEST_CASE("the audit table pads by characters: a UTF-8 process name", "[untrusted][report]") {
     // "ollama-prévu-✓": 14 characters in 17 bytes.
     const std::string name = "ollama-pr\xc3\xa9vu-\xe2\x9c\x93";
-    const auto all = split_lines(render_audit_text(audit_report(name), TextStyle{}));
+    const auto all = split_lines(render_text(audit_report(name), TextStyle{}));
     const auto head = std::find_if(all.begin(), all.end(), [](const std::string& l) {
         return contains(l, "localhost:PORT");
     });

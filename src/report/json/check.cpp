@@ -1,8 +1,10 @@
 // The JSON report ("schema": "loopcheck/1"), described field by field in
 // docs/report.schema.json. Durations are milliseconds with microsecond
 // precision.
-#include "report/json_writer.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/json.hpp"
+
+#include "report/json/pieces.hpp"
+#include "report/json/writer.hpp"
 
 namespace loopcheck {
 

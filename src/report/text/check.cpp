@@ -2,7 +2,9 @@
 // resolver order, findings, what each client pays, and the fix; system
 // facts last.
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/text.hpp"
+
+#include "report/text/writer.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
 
@@ -16,36 +18,8 @@ namespace loopcheck {
 
 namespace {
 
-constexpr std::string_view reset = "\033[0m", bold = "\033[1m", red = "\033[31m",
-                           green = "\033[32m", yellow = "\033[33m", dim = "\033[2m";
-
-class Writer {
-public:
-    explicit Writer(const TextStyle& style) : style_(style) {}
-
-    std::string paint(std::string_view text, std::string_view code) const {
-        if (!style_.color)
-            return std::string(text);
-        return fmt::format("{}{}{}", code, text, reset);
-    }
-
-    /// Appends `text` wrapped at the width, the first line after `first`
-    /// and the rest indented by `indent` spaces.
-    void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
-        wrap_into(out_, first, text, indent, static_cast<std::size_t>(std::max(40, style_.width)));
-    }
-
-    void line(std::string_view s = {}) {
-        out_ += s;
-        out_ += '\n';
-    }
-
-    std::string take() { return std::move(out_); }
-
-private:
-    const TextStyle& style_;
-    std::string out_;
-};
+using text::Writer;
+using namespace text::colors;
 
 std::string_view verdict_color(int code) {
     return code == 0 ? green : (code == 1 ? yellow : red);
@@ -92,36 +66,14 @@ std::string outcome_cell(const AddressSummary& s) {
     return out;
 }
 
-void address_table(Writer& w, const TargetReport& t, int count) {
-    const bool any_fast = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
-        return a.summary.fast_latency || a.summary.fast_option_refused;
-    });
-    const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
-        return a.summary.syn_retransmissions.has_value();
-    });
-    // The OS's error name only where the outcome does not already say it
-    // (the JSON and Markdown reports always carry it).
-    auto detail = [](const AddressSummary& s) {
-        return native_name_implied(s) ? std::string() : s.native_name;
-    };
-    const bool any_detail = std::any_of(t.addresses.begin(), t.addresses.end(),
-                                        [&](auto& a) { return !detail(a.summary).empty(); });
-    struct Row {
-        std::string n, address, outcome, latency, fast, rtx, native;
-    };
-    std::vector<Row> rows;
-    rows.push_back({"#", "address", "outcome", count > 1 ? "latency median [min..max]" : "latency",
-                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "",
-                    any_detail ? "detail" : ""});
-    for (std::size_t i = 0; i < t.addresses.size(); ++i) {
-        const auto& a = t.addresses[i];
-        rows.push_back(
-            {std::to_string(i + 1), endpoint_string(a.address), outcome_cell(a.summary),
-             latency_cell(a.summary.latency, count), any_fast ? fast_cell(a.summary, count) : "",
-             a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
-                                           : (any_rtx ? "n/a" : ""),
-             detail(a.summary)});
-    }
+/// One row of the address table, every cell as text.
+struct Row {
+    std::string n, address, outcome, latency, fast, rtx, native;
+};
+
+/// The table's rows, each column as wide as its widest cell; an empty
+/// column is left out; the header row dimmed.
+void print_rows(Writer& w, const std::vector<Row>& rows) {
     std::array<std::size_t, 7> widths{};
     for (const auto& r : rows) {
         const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
@@ -144,8 +96,11 @@ void address_table(Writer& w, const TargetReport& t, int count) {
             line.pop_back();
         w.line(i == 0 ? w.paint(line, dim) : line);
     }
-    // Wine rejects the ioctl (docs/windows.md), as may old Windows builds:
-    // say so once; the default probes are still the measurement that matters.
+}
+
+/// Wine rejects the ioctl (docs/windows.md), as may old Windows builds:
+/// said once; the default probes are still the measurement that matters.
+void option_refused_line(Writer& w, const TargetReport& t) {
     const auto refused = std::find_if(t.addresses.begin(), t.addresses.end(),
                                       [](auto& a) { return a.summary.fast_option_refused; });
     if (refused != t.addresses.end()) {
@@ -154,6 +109,37 @@ void address_table(Writer& w, const TargetReport& t, int count) {
                            "probes only.",
                            why.empty() ? "" : fmt::format(" ({})", why)));
     }
+}
+
+void address_table(Writer& w, const TargetReport& t, int count) {
+    const bool any_fast = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.fast_latency || a.summary.fast_option_refused;
+    });
+    const bool any_rtx = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
+        return a.summary.syn_retransmissions.has_value();
+    });
+    // The OS's error name only where the outcome does not already say it
+    // (the JSON and Markdown reports always carry it).
+    auto detail = [](const AddressSummary& s) {
+        return native_name_implied(s) ? std::string() : s.native_name;
+    };
+    const bool any_detail = std::any_of(t.addresses.begin(), t.addresses.end(),
+                                        [&](auto& a) { return !detail(a.summary).empty(); });
+    std::vector<Row> rows;
+    rows.push_back({"#", "address", "outcome", count > 1 ? "latency median [min..max]" : "latency",
+                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "",
+                    any_detail ? "detail" : ""});
+    for (std::size_t i = 0; i < t.addresses.size(); ++i) {
+        const auto& a = t.addresses[i];
+        rows.push_back(
+            {std::to_string(i + 1), endpoint_string(a.address), outcome_cell(a.summary),
+             latency_cell(a.summary.latency, count), any_fast ? fast_cell(a.summary, count) : "",
+             a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
+                                           : (any_rtx ? "n/a" : ""),
+             detail(a.summary)});
+    }
+    print_rows(w, rows);
+    option_refused_line(w, t);
 }
 
 void resolution_lines(Writer& w, const Report& r, const Resolution& res) {

@@ -1,6 +1,6 @@
 // The Markdown report, made to be pasted into a GitHub or GitLab issue.
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/report/render.hpp"
+#include "loopcheck/report/markdown.hpp"
 #include "loopcheck/core/untrusted.hpp"
 
 #include <algorithm>

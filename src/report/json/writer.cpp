@@ -1,4 +1,5 @@
-#include "report/json_writer.hpp"
+// The streaming JSON writer every JSON renderer uses, with full string escaping.
+#include "report/json/writer.hpp"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -1,0 +1,22 @@
+// The JSON renderer: every command's report value in, one JSON document
+// out (src/report/json/), each with its "schema" name: "loopcheck/1"
+// (docs/report.schema.json), "loopcheck-audit/1" (each port's "localhost"
+// object is a "targets" entry of the check's), "loopcheck-staircase/1"
+// (durations in milliseconds), "loopcheck-wait/1" (docs/wait.schema.json).
+#pragma once
+
+#include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/report.hpp"
+#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/wait.hpp"
+
+#include <string>
+
+namespace loopcheck {
+
+std::string render_json(const Report& report);
+std::string render_json(const AuditReport& report);
+std::string render_json(const StaircaseReport& report);
+std::string render_json(const WaitReport& report);
+
+} // namespace loopcheck

@@ -1,0 +1,25 @@
+// The text renderer: every command's report value in, terminal text out
+// (src/report/text/). It formats and never computes: every number,
+// sentence and decision comes from the value (core).
+#pragma once
+
+#include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/report.hpp"
+#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/wait.hpp"
+
+#include <string>
+
+namespace loopcheck {
+
+struct TextStyle {
+    bool color = false;
+    int width = 100; ///< columns to wrap prose at
+};
+
+std::string render_text(const Report& report, const TextStyle& style);
+std::string render_text(const AuditReport& report, const TextStyle& style);
+std::string render_text(const StaircaseReport& report);
+std::string render_text(const WaitReport& report);
+
+} // namespace loopcheck

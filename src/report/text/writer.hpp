@@ -1,0 +1,49 @@
+// The text renderer's line writer: colour when the style asks for it, and
+// prose wrapped at the style's width (shared by the text renderers).
+#pragma once
+
+#include "loopcheck/core/text.hpp"
+#include "loopcheck/report/text.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <string>
+#include <string_view>
+
+namespace loopcheck::text {
+
+/// ANSI colours, used only when TextStyle::color is set.
+namespace colors {
+inline constexpr std::string_view reset = "\033[0m", bold = "\033[1m", red = "\033[31m",
+                                  green = "\033[32m", yellow = "\033[33m", dim = "\033[2m";
+} // namespace colors
+
+class Writer {
+public:
+    explicit Writer(const TextStyle& style) : style_(style) {}
+
+    std::string paint(std::string_view text, std::string_view code) const {
+        if (!style_.color)
+            return std::string(text);
+        return fmt::format("{}{}{}", code, text, colors::reset);
+    }
+
+    /// Appends `text` wrapped at the width, the first line after `first`
+    /// and the rest indented by `indent` spaces.
+    void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
+        wrap_into(out_, first, text, indent, static_cast<std::size_t>(std::max(40, style_.width)));
+    }
+
+    void line(std::string_view s = {}) {
+        out_ += s;
+        out_ += '\n';
+    }
+
+    std::string take() { return std::move(out_); }
+
+private:
+    const TextStyle& style_;
+    std::string out_;
+};
+
+} // namespace loopcheck::text
