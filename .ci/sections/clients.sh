@@ -20,7 +20,7 @@ clients_prepare_pids=()
 clients_start() {
     local suite
     if [ -n "$lab_unavailable" ]; then
-        # The harness runs inside the lab: no roots to make; run.sh skips with
+        # The harness runs inside the lab: no roots to make; clients_scenario.sh skips with
         # this reason.
         export LOOPCHECK_LAB_UNAVAILABLE=$lab_unavailable
         echo "not made: $lab_unavailable"
@@ -60,7 +60,7 @@ clients_wait() {
     [ ! -d "$clients_roots" ] || cat "$clients_roots"/*.log 2>/dev/null || true
     if [ -n "$lab_unavailable" ]; then
         echo "netns and clients tests skipped: this machine cannot host the lab: $lab_unavailable"
-    elif grep -E '^(run|lab|harness|table|windows_ioctl)(\.sh|\.py): skipped' build/ci/Testing/Temporary/LastTest.log; then
+    elif grep -E '^(netns_case|clients_scenario|lab|harness|table|windows_ioctl)(\.sh|\.py): skipped' build/ci/Testing/Temporary/LastTest.log; then
         echo "netns or client harness tests were skipped (reason above)" >&2
         exit 1
     fi

@@ -3,7 +3,7 @@
     harness.py lab-args SCENARIO           the lab.sh options SCENARIO needs
     harness.py run SCENARIO LOOPCHECK OUT  (inside the lab) run it, write OUT
 
-run.sh calls both: it starts lab.sh with the first's options and this file's
+clients_scenario.sh calls both: it starts lab.sh with the first's options and this file's
 `run` inside the namespace. `run` opens the scenario's HTTP servers, runs
 loopcheck --json on a port of its own, then every client installed (on this
 machine and in each chroot of LOOPCHECK_CLIENT_ROOTS), each on a port of its

@@ -11,7 +11,7 @@
 # /var/cache/loopcheck-ci), KEY a hash of the package list and of this
 # script's recipe number, so a later run unpacks it in seconds instead of installing again.
 # When DIR is ready, DIR/.loopcheck-clients-ready holds the clients'
-# versions; on failure DIR/.loopcheck-clients-failed holds the reason (run.sh
+# versions; on failure DIR/.loopcheck-clients-failed holds the reason (clients_scenario.sh
 # waits for one of the two, so this can run in the background early).
 set -euo pipefail
 here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")

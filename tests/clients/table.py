@@ -2,7 +2,7 @@
 
     table.py RESULTS_DIR OUTPUT.md
 
-RESULTS_DIR holds clients-SCENARIO.json from run.sh, one per scenario.
+RESULTS_DIR holds clients-SCENARIO.json from clients_scenario.sh, one per scenario.
 OUTPUT.md is written only when the results include the Debian 12 and 13
 roots; otherwise the table goes to RESULTS_DIR/clients.md.
 Exit 77 (skipped) when no scenario ran (the harness skipped here); 1 when a

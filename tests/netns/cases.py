@@ -1,6 +1,6 @@
 """The real loopcheck binary against real packets, inside the netns lab.
 
-run.sh starts each case through lab.sh with the drops it needs; this file
+netns_case.sh starts each case through lab.sh with the drops it needs; this file
 runs inside the namespace: it opens the listeners, runs loopcheck, and checks
 outcome, fields and exit code. Timing is only checked where the test is about
 a physical delay of whole seconds, in generous bands.

@@ -2,7 +2,7 @@
 # Runs one netns integration case: the lab set-up it needs (lab.sh) around
 # its checks (cases.py, inside the namespace).
 #
-# usage: run.sh CASE LOOPCHECK
+# usage: netns_case.sh CASE LOOPCHECK
 #
 # Each case has a namespace of its own, so the fixed ports below cannot
 # collide with anything on the machine or with a case running in parallel.
@@ -10,16 +10,16 @@ set -euo pipefail
 here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 
 if (($# != 2)); then
-    echo "usage: run.sh CASE LOOPCHECK" >&2
+    echo "usage: netns_case.sh CASE LOOPCHECK" >&2
     exit 2
 fi
 case_name=$1 loopcheck=$2
 if ! command -v python3 >/dev/null; then
-    echo "run.sh: skipped: python3 is not installed (it parses loopcheck --json)" >&2
+    echo "netns_case.sh: skipped: python3 is not installed (it parses loopcheck --json)" >&2
     exit 77
 fi
 [[ -x $loopcheck ]] || {
-    echo "run.sh: $loopcheck is not an executable" >&2
+    echo "netns_case.sh: $loopcheck is not an executable" >&2
     exit 2
 }
 
@@ -53,7 +53,7 @@ wait-slow) # every refusal takes a retransmission, ::1 first
     ports=(8001)
     ;;
 *)
-    echo "run.sh: unknown case '$case_name'" >&2
+    echo "netns_case.sh: unknown case '$case_name'" >&2
     exit 2
     ;;
 esac
