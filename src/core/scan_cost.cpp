@@ -1,0 +1,316 @@
+// `loopcheck scan`'s conclusions: endpoints to probe, who serves each, what
+// every hit costs here and on Windows, the ranking and the exit code.
+#include "loopcheck/core/scan_cost.hpp"
+
+#include "loopcheck/core/exit_codes.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <map>
+
+namespace loopcheck {
+
+namespace {
+
+// clang-format off
+constexpr std::array<UsualServer, 8> usual{{
+    {11434, "Ollama", "ollama", true, false, "127.0.0.1"},
+    {8080, "llama-server", "llama-server", true, false, "127.0.0.1"},
+    {8000, "uvicorn / vLLM", "uvicorn", true, false, "127.0.0.1 (vLLM: 0.0.0.0)"},
+    {1234, "LM Studio", "lmstudio", true, false, "127.0.0.1"},
+    {5000, "Flask", "flask", true, false, "127.0.0.1"},
+    // Vite binds 'localhost' to one address: ::1 on Windows (Node >= 17).
+    {5173, "Vite", "node", false, true, "localhost (one address: ::1 on Windows)"},
+    {3000, "Node.js / Next.js", "node", true, true, ":: (both families)"},
+    {8888, "Jupyter", "jupyter", true, true, "localhost (every address)"},
+}};
+// clang-format on
+
+enum class Algo { sequential, happy_eyeballs, no_retries, ipv4_first };
+
+Algo algo_of(std::string_view client) noexcept {
+    if (client == "python-asyncio" || client == "curl" || client == "rust")
+        return Algo::happy_eyeballs;
+    if (client == "node" || client == "go")
+        return Algo::no_retries;
+    if (client.starts_with("java"))
+        return Algo::ipv4_first;
+    return Algo::sequential; // python, dotnet, wget, ruby, php, and config read by anyone
+}
+
+bool is_v4_literal(std::string_view host) noexcept { return host.starts_with("127."); }
+
+std::string url_of(std::string_view host, std::uint16_t port) {
+    return host == "::1" ? fmt::format("[::1]:{}", port) : fmt::format("{}:{}", host, port);
+}
+
+/// The Windows cost of a `localhost` hit whose server takes only IPv4.
+void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
+    const Algo a = algo_of(hit.client);
+    const std::string who = hit.kind == HitKind::config ? "a client that tries one address at a "
+                                                          "time (Python, .NET) "
+                                                        : "this client ";
+    switch (a) {
+    case Algo::sequential:
+        hit.risky = true;
+        hit.cost_windows = who + "pays ~2 s per new connection (::1 refused, retried, then 127.0.0.1)";
+        break;
+    case Algo::happy_eyeballs:
+        hit.cost_windows = "~0.25 s per new connection (Happy Eyeballs); ~2 s where the async "
+                           "client has none (asyncio without happy_eyeballs_delay, aiohttp < 3.10)";
+        break;
+    case Algo::no_retries:
+        hit.cost_windows = "~1 ms: no SYN retries on loopback";
+        break;
+    case Algo::ipv4_first:
+        hit.cost_windows = "none: Java tries IPv4 first";
+        break;
+    }
+    if (hit.risky)
+        hit.fix = fmt::format("connect to {} (where the server listens), or {}",
+                              url_of("127.0.0.1", ep.port), ep.server_fix);
+}
+
+void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
+    if (hit.ref.host == "0.0.0.0") {
+        hit.risky = true;
+        hit.cost_windows = "fails at once: 0.0.0.0 is not a destination on Windows";
+        hit.fix = "connect to 127.0.0.1 (or the address the server listens on)";
+        return;
+    }
+    if (hit.ref.host == "host.docker.internal") {
+        hit.cost_windows = "from a container: the host's address (Docker Desktop)";
+        return;
+    }
+    if (!ep || (!ep->v4 && !ep->v6)) {
+        hit.cost_windows = hit.ref.port == 0 ? "unknown: no port written"
+                                             : "unknown: no server seen or usual for this port";
+        hit.cost_here = probed && ep ? "nothing listens" : hit.cost_here;
+        return;
+    }
+    hit.inferred = ep->inferred;
+    hit.listens = ep->server;
+    hit.cost_here = !ep->probed ? "not probed" : ep->accepted_here ? "connects" : "nothing listens";
+    if (hit.ref.host == "localhost") {
+        if (ep->v4 && ep->v6)
+            hit.cost_windows = "none: the server takes both families";
+        else if (ep->v4)
+            cost_localhost_v4_only(hit, *ep);
+        else if (algo_of(hit.client) == Algo::ipv4_first) {
+            hit.risky = true;
+            hit.cost_windows = "fails: Java tries 127.0.0.1 and the server listens on ::1 only";
+            hit.fix = fmt::format("connect to {}, or {}", url_of("::1", ep->port), ep->server_fix);
+        } else {
+            hit.cost_windows = "none: Windows tries ::1 first and the server listens there";
+        }
+        return;
+    }
+    const bool v4 = is_v4_literal(hit.ref.host);
+    if ((v4 && ep->v4) || (!v4 && ep->v6)) {
+        hit.cost_windows = "none: an address literal the server listens on";
+        return;
+    }
+    hit.risky = true;
+    hit.cost_windows = fmt::format("refused at once: the server listens on {} only",
+                                   v4 ? "IPv6" : "IPv4");
+    hit.fix = fmt::format("connect to {}, or {}", url_of(v4 ? "::1" : "127.0.0.1", ep->port),
+                          ep->server_fix);
+}
+
+int rank(const ScanHit& h) noexcept {
+    if (h.risky && h.kind == HitKind::client)
+        return 0;
+    if (h.risky && h.kind == HitKind::config)
+        return 1;
+    switch (h.kind) {
+    case HitKind::server: return 2;
+    case HitKind::client: return 3;
+    case HitKind::config: return 4;
+    case HitKind::harmless: return 5;
+    }
+    return 5;
+}
+
+std::string thousands(std::uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/// The families a bind in the tree takes, by its host and server.
+void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
+    const std::string& h = bind.ref.host;
+    if (h == "::1") {
+        ep.v6 = true;
+    } else if (h == "localhost" && bind.server == "uvicorn") {
+        ep.v4 = ep.v6 = true; // one process binds every address localhost has
+    } else if (h == "localhost" && bind.server == "node") {
+        ep.v6 = true; // the first address only: ::1 on Windows
+    } else {
+        ep.v4 = true;
+    }
+}
+
+} // namespace
+
+std::span<const UsualServer> usual_servers() noexcept { return usual; }
+
+const UsualServer* usual_server(std::uint16_t port) noexcept {
+    for (const auto& u : usual)
+        if (u.port == port)
+            return &u;
+    return nullptr;
+}
+
+std::string server_fix(std::string_view server, std::uint16_t port_number) {
+    const std::string port = port_number ? std::to_string(port_number) : std::string("PORT");
+    if (server == "ollama")
+        return fmt::format("OLLAMA_HOST=[::]:{} (both families; also the LAN)", port);
+    if (server == "llama-server")
+        return "llama-server --host :: (dual-stack)";
+    if (server == "uvicorn")
+        return "uvicorn --host localhost (one process, no --reload/--workers: binds both)";
+    if (server == "flask")
+        return "no Flask setting binds both loopbacks: change the client";
+    if (server == "gunicorn")
+        return fmt::format("gunicorn -b 127.0.0.1:{0} -b [::1]:{0}", port);
+    if (server == "django")
+        return "runserver -6 [::]:PORT (dual-stack on Linux only): change the client";
+    if (server == "node")
+        return "listen on '::' or with no host (libuv takes both families)";
+    if (server == "go")
+        return fmt::format("net.Listen(\"tcp\", \":{}\") (dual-stack)", port);
+    if (server == "lmstudio")
+        return "no LM Studio setting binds both loopbacks: change the client";
+    return "have the server listen on both ::1 and 127.0.0.1 (or a dual-stack ::)";
+}
+
+std::vector<ScanEndpoint> scan_endpoints(std::span<const ScanHit> hits) {
+    std::vector<ScanEndpoint> out;
+    for (const ScanHit& h : hits) {
+        if ((h.kind != HitKind::client && h.kind != HitKind::config) || h.ref.port == 0 ||
+            h.ref.host == "0.0.0.0" || h.ref.host == "host.docker.internal")
+            continue;
+        const bool seen = std::any_of(out.begin(), out.end(), [&](const ScanEndpoint& e) {
+            return e.host == h.ref.host && e.port == h.ref.port;
+        });
+        if (!seen) {
+            ScanEndpoint ep;
+            ep.host = h.ref.host;
+            ep.port = h.ref.port;
+            out.push_back(std::move(ep));
+        }
+    }
+    return out;
+}
+
+void join_listeners(ScanEndpoint& ep, std::span<const Listener> listeners) {
+    std::vector<std::string> owners;
+    for (const Listener& l : listeners) {
+        if (l.bound.port != ep.port || !(is_loopback(l.bound) || is_unspecified(l.bound)))
+            continue;
+        if (l.bound.family == Family::ipv4)
+            ep.v4 = true;
+        else {
+            ep.v6 = true;
+            if (is_unspecified(l.bound) && l.v6only == false)
+                ep.v4 = true;
+        }
+        std::string who = l.process.empty() ? std::string("a process") : l.process.escaped();
+        if (l.pid)
+            who += fmt::format(" (pid {})", *l.pid);
+        who += " on " + endpoint_string(l.bound);
+        if (std::find(owners.begin(), owners.end(), who) == owners.end())
+            owners.push_back(std::move(who));
+    }
+    for (std::size_t i = 0; i < owners.size(); ++i)
+        ep.server += (i ? ", " : "") + owners[i];
+    for (std::string_view name : {"ollama", "llama-server", "uvicorn", "gunicorn", "node", "lm"})
+        if (ep.server.find(name) != std::string::npos) {
+            ep.server_fix = server_fix(name == "lm" ? "lmstudio" : name, ep.port);
+            return;
+        }
+    ep.server_fix = server_fix("", ep.port);
+}
+
+void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> hits) {
+    for (ScanEndpoint& ep : endpoints) {
+        if (ep.v4 || ep.v6)
+            continue;
+        auto bind = std::find_if(hits.begin(), hits.end(), [&](const ScanHit& h) {
+            return h.kind == HitKind::server && h.ref.port == ep.port;
+        });
+        if (bind != hits.end()) {
+            bind_families(*bind, ep);
+            ep.inferred = true;
+            ep.server = fmt::format("{} bound to {} at {}:{} (not listening now)", bind->server,
+                                    bind->ref.host, bind->path.escaped(), bind->line);
+            ep.server_fix = server_fix(bind->server, ep.port);
+        } else if (const UsualServer* u = usual_server(ep.port)) {
+            ep.v4 = u->v4;
+            ep.v6 = u->v6;
+            ep.inferred = true;
+            ep.server = fmt::format("{}, the usual server of port {}, binds {} (inferred: nothing "
+                                    "listens now)",
+                                    u->name, ep.port, u->bind);
+            ep.server_fix = server_fix(u->server, ep.port);
+        }
+    }
+}
+
+void conclude_scan(ScanResult& r) {
+    bool risky_exit = false;
+    for (ScanHit& h : r.hits) {
+        if (h.kind == HitKind::server) {
+            const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn";
+            if (one_family)
+                h.fix = server_fix(h.server, h.ref.port);
+            continue;
+        }
+        if (h.kind != HitKind::client && h.kind != HitKind::config)
+            continue;
+        const ScanEndpoint* ep = nullptr;
+        for (const ScanEndpoint& e : r.endpoints)
+            if (e.host == h.ref.host && e.port == h.ref.port)
+                ep = &e;
+        cost_hit(h, ep, r.probed);
+        if (h.risky && (h.kind == HitKind::client || r.strict))
+            risky_exit = true;
+    }
+    std::stable_sort(r.hits.begin(), r.hits.end(),
+                     [](const ScanHit& a, const ScanHit& b) { return rank(a) < rank(b); });
+    r.exit_code = r.interrupted ? exit_code::interrupted : risky_exit ? 1 : 0;
+}
+
+std::string scan_summary(const ScanResult& r) {
+    std::size_t risky = 0, harmless = 0;
+    std::map<std::string_view, std::size_t> by_reason;
+    std::array<std::size_t, 4> by_kind{};
+    for (const ScanHit& h : r.hits) {
+        risky += h.risky ? 1 : 0;
+        by_kind[static_cast<std::size_t>(h.kind)]++;
+        if (h.kind == HitKind::harmless) {
+            ++harmless;
+            by_reason[h.rule]++;
+        }
+    }
+    std::string out = fmt::format("{} risky of {} hits in {} files", thousands(risky),
+                                  thousands(r.hits.size()), thousands(r.files_read));
+    out += fmt::format("; {} client, {} config, {} server", by_kind[0], by_kind[1], by_kind[2]);
+    std::vector<std::pair<std::size_t, std::string_view>> reasons;
+    for (const auto& [rule, n] : by_reason)
+        reasons.emplace_back(n, rule);
+    std::sort(reasons.begin(), reasons.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    out += fmt::format("; {} harmless", thousands(harmless));
+    for (std::size_t i = 0; i < reasons.size(); ++i)
+        out += fmt::format("{} {} {}", i == 0 ? ":" : ",", thousands(reasons[i].first),
+                           reasons[i].second);
+    return out;
+}
+
+} // namespace loopcheck
