@@ -67,7 +67,8 @@ std::string join_command_line(int argc, char** argv) {
 /// True when a word is a subcommand's name or asks for help (CLI11's -h,
 /// --help, --help-all, also inside a bundle as -vh).
 bool names_a_subcommand(std::string_view word) {
-    if (word == "audit" || word == "listen" || word == "staircase" || word == "wait" ||
+    if (word == "audit" || word == "listen" || word == "scan" || word == "staircase" ||
+        word == "wait" ||
         word.starts_with("--help"))
         return true;
     return word.size() > 1 && word[0] == '-' && word[1] != '-' &&
@@ -204,6 +205,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     if (may_name_a_subcommand(argc, argv)) {
         commands.push_back(add_audit_command(app));
         commands.push_back(add_listen_command(app));
+        commands.push_back(add_scan_command(app));
         commands.push_back(staircase_command(app));
         commands.push_back(add_wait_command(app));
     }

@@ -1,4 +1,4 @@
-// Subcommands (loopcheck staircase, audit, listen): each lives in its own
+// Subcommands (loopcheck staircase, audit, listen, scan, wait): each lives in its own
 // src/cli/cmd_<name>.cpp, registers itself on the CLI11 app and runs when chosen.
 #pragma once
 
@@ -19,6 +19,9 @@ Command add_audit_command(CLI::App& app);
 /// `loopcheck listen`: throwaway listeners to reproduce a set-up
 /// (src/cli/cmd_listen.cpp).
 Command add_listen_command(CLI::App& app);
+/// `loopcheck scan [PATH...]`: the loopback URLs in a codebase and what
+/// each costs (src/cli/cmd_scan.cpp).
+Command add_scan_command(CLI::App& app);
 /// `loopcheck staircase [TARGET]` (src/cli/cmd_staircase.cpp).
 Command staircase_command(CLI::App& app);
 /// `loopcheck wait TARGET...` (src/cli/cmd_wait.cpp).
