@@ -48,6 +48,8 @@ ScanFileSkip as_core(platform::FileSkip s) noexcept {
 bool scan_roots(const std::vector<std::string>& roots, ScanResult& r, bool name_skips) {
     std::string buffer; // one buffer for every file: memory stays flat
     for (const std::string& root : roots) {
+        // What the listing puts before each path: "ROOT/" (none for ".").
+        const std::size_t root_length = root == "." ? 0 : root.size() + 1;
         auto visit = [&](const std::string& listed) {
             std::string_view path = listed;
             if (path.starts_with("./"))
@@ -60,7 +62,7 @@ bool scan_roots(const std::vector<std::string>& roots, ScanResult& r, bool name_
             }
             const auto skip = platform::read_scan_file(listed, max_file_bytes, buffer);
             if (skip == platform::FileSkip::none)
-                scan_file_content(path, lang, buffer, r, name_skips);
+                scan_file_content(path, lang, buffer, r, name_skips, root_length);
             else
                 count_skip(r, path, as_core(skip), name_skips);
             return !stop_requested();
@@ -92,6 +94,9 @@ int run_scan(const ScanArgs& args) {
 
     ScanResult r;
     r.roots = args.paths.empty() ? std::vector<std::string>{"."} : args.paths;
+    for (std::string& root : r.roots)
+        while (root.size() > 1 && root.back() == '/')
+            root.pop_back();
     r.strict = args.strict;
     if (!scan_roots(r.roots, r, opt.verbosity > 0))
         return exit_code::usage;

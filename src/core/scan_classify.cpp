@@ -4,6 +4,7 @@
 #include "loopcheck/core/scan_classify.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace loopcheck {
 
@@ -151,6 +152,22 @@ bool is_dev_server_config(std::string_view path) noexcept {
     return false;
 }
 
+bool is_test_file(std::string_view path) noexcept {
+    std::string p(1, '/');
+    p += path;
+    for (std::string_view dir : {"/test/", "/tests/", "/testdata/", "/__tests__/", "/spec/", "/testing/"})
+        if (p.find(dir) != std::string::npos)
+            return true;
+    const std::string_view name = std::string_view(p).substr(p.find_last_of('/') + 1);
+    if (name.starts_with("test_") || name == "conftest.py")
+        return true;
+    for (std::string_view end : {"_test.go", "_test.py", ".test.ts", ".test.js", ".spec.ts", ".spec.js",
+                                 "Test.java", "Tests.cs", "_spec.rb"})
+        if (name.ends_with(end))
+            return true;
+    return false;
+}
+
 } // namespace
 
 Lang fence_language(std::string_view info) noexcept {
@@ -163,7 +180,8 @@ Lang fence_language(std::string_view info) noexcept {
     };
     static constexpr Name names[] = {
         {"python", Lang::python}, {"py", Lang::python}, {"python3", Lang::python},
-        {"js", Lang::javascript}, {"javascript", Lang::javascript}, {"ts", Lang::javascript},
+        {"js", Lang::javascript}, {"javascript", Lang::javascript}, {"mjs", Lang::javascript},
+        {"cjs", Lang::javascript}, {"ts", Lang::javascript},
         {"typescript", Lang::javascript}, {"jsx", Lang::javascript}, {"tsx", Lang::javascript},
         {"go", Lang::go}, {"java", Lang::java}, {"kotlin", Lang::java}, {"csharp", Lang::csharp},
         {"cs", Lang::csharp}, {"c#", Lang::csharp}, {"ruby", Lang::ruby}, {"php", Lang::php},
@@ -180,9 +198,11 @@ Lang fence_language(std::string_view info) noexcept {
     return Lang::shell;
 }
 
-FileScanner::FileScanner(std::string_view path, Lang lang) : path_(path), lang_(lang) {
+FileScanner::FileScanner(std::string_view path, Lang lang, std::size_t root_length)
+    : path_(path), lang_(lang) {
     workflow_ = path.find(".github/workflows/") != std::string_view::npos;
     dev_server_config_ = is_dev_server_config(path);
+    test_file_ = is_test_file(path.substr(std::min(root_length, path.size())));
 }
 
 void FileScanner::start_cell(std::uint32_t index, bool code) {
@@ -336,6 +356,8 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
     case RuleTest::dev_proxy:
         return dev_server_config_ || stmt.find("proxy") != std::string_view::npos ||
                stmt.find("Proxy") != std::string_view::npos;
+    case RuleTest::test_file:
+        return test_file_;
     case RuleTest::contains: {
         std::string_view which;
         if (!contains_any(stmt, rule.any, &which))
@@ -348,7 +370,7 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
         return !ref.url && ref.port == 0;
     case RuleTest::config_key:
         hit.config_key = config_key_of(text, ref.col);
-        return true;
+        return !hit.config_key.empty();
     case RuleTest::import_context:
         if (import_client_.empty())
             return false;

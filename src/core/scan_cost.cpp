@@ -46,8 +46,21 @@ std::string url_of(std::string_view host, std::uint16_t port) {
 }
 
 /// The Windows cost of a `localhost` hit whose server takes only IPv4.
+/// A config value's reader: the language's usual client where the value
+/// sits in code (a Node or Go program reads it with libuv or Go), else one
+/// that tries one address at a time.
+Algo reader_algo(const ScanHit& hit) noexcept {
+    if (hit.kind != HitKind::config)
+        return algo_of(hit.client);
+    if (hit.lang == Lang::javascript || hit.lang == Lang::go)
+        return Algo::no_retries;
+    if (hit.lang == Lang::java)
+        return Algo::ipv4_first;
+    return Algo::sequential;
+}
+
 void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
-    const Algo a = algo_of(hit.client);
+    const Algo a = reader_algo(hit);
     const std::string who = hit.kind == HitKind::config ? "a client that tries one address at a "
                                                           "time (Python, .NET) "
                                                         : "this client ";
@@ -97,7 +110,7 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
             hit.cost_windows = "none: the server takes both families";
         else if (ep->v4)
             cost_localhost_v4_only(hit, *ep);
-        else if (algo_of(hit.client) == Algo::ipv4_first) {
+        else if (reader_algo(hit) == Algo::ipv4_first) {
             hit.risky = true;
             hit.cost_windows = "fails: Java tries 127.0.0.1 and the server listens on ::1 only";
             hit.fix = fmt::format("connect to {}, or {}", url_of("::1", ep->port), ep->server_fix);

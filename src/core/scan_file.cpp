@@ -34,7 +34,7 @@ void name_skip(ScanSkips& skips, std::string_view path, std::string_view why, bo
 } // namespace
 
 void scan_file_content(std::string_view path, Lang lang, std::string_view content, ScanResult& r,
-                       bool name_skips) {
+                       bool name_skips, std::size_t root_length) {
     if (std::memchr(content.data(), 0, std::min(content.size(), binary_probe)) != nullptr) {
         ++r.skips.binary;
         name_skip(r.skips, path, "binary", name_skips);
@@ -48,9 +48,9 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
         ++r.skips.invalid_utf8;
         name_skip(r.skips, path, "invalid UTF-8, read anyway", name_skips);
     }
-    if (lang == Lang::notebook && scan_notebook(path, content, r.hits, r.skips.long_lines))
+    if (lang == Lang::notebook && scan_notebook(path, content, r.hits, r.skips.long_lines, root_length))
         return;
-    FileScanner scanner(path, lang == Lang::notebook ? Lang::json : lang);
+    FileScanner scanner(path, lang == Lang::notebook ? Lang::json : lang, root_length);
     while (!content.empty()) {
         const std::size_t nl = content.find('\n');
         scanner.line(content.substr(0, nl), r.hits);

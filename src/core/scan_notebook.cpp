@@ -184,11 +184,11 @@ std::optional<std::vector<NotebookCell>> notebook_cells(std::string_view json) {
 }
 
 bool scan_notebook(std::string_view path, std::string_view json, std::vector<ScanHit>& out,
-                   std::uint64_t& long_lines) {
+                   std::uint64_t& long_lines, std::size_t root_length) {
     auto cells = notebook_cells(json);
     if (!cells)
         return false;
-    FileScanner scanner(path, Lang::notebook);
+    FileScanner scanner(path, Lang::notebook, root_length);
     for (std::size_t c = 0; c < cells->size(); ++c) {
         scanner.start_cell(static_cast<std::uint32_t>(c), (*cells)[c].code);
         std::string_view text = (*cells)[c].source;

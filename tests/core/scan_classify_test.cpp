@@ -25,7 +25,7 @@ TEST_CASE("every rule's example classifies to that rule", "[scan]") {
         if (!text.empty())
             text += "\n";
         text += rule.example;
-        auto hits = classify_text("example", rule.example_lang, text);
+        auto hits = classify_text(rule.example_path, rule.example_lang, text);
         INFO(rule.id << ": " << text);
         REQUIRE_FALSE(hits.empty());
         CHECK(hits.back().rule == rule.id);

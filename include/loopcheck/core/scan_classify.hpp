@@ -20,7 +20,9 @@ inline constexpr std::size_t scan_line_cap = 8192;
 
 class FileScanner {
 public:
-    FileScanner(std::string_view path, Lang lang);
+    /// `root_length`: how much of `path` is the scanned root's prefix, left
+    /// out when deciding whether the file is a test.
+    FileScanner(std::string_view path, Lang lang, std::size_t root_length = 0);
 
     /// Reads the next line (without its "\n"; a trailing "\r" is dropped)
     /// and appends its hits to `out`.
@@ -57,7 +59,7 @@ private:
     bool in_fence_ = false;
     Lang fence_lang_ = Lang::other;
     bool in_block_comment_ = false, block_at_start_ = false;
-    bool workflow_ = false, ubuntu_runner_ = false, dev_server_config_ = false;
+    bool workflow_ = false, ubuntu_runner_ = false, dev_server_config_ = false, test_file_ = false;
     std::vector<Open> open_;                     ///< unclosed ( [ { with their line
     std::array<std::string, 8> recent_;          ///< the last lines (capped), by line number
     std::uint64_t long_lines_ = 0;
@@ -78,7 +80,7 @@ std::optional<std::vector<NotebookCell>> notebook_cells(std::string_view json);
 /// Scans a notebook's cells (src/core/scan_notebook.cpp); false when the
 /// document cannot be read as a notebook (nothing appended).
 bool scan_notebook(std::string_view path, std::string_view json, std::vector<ScanHit>& out,
-                   std::uint64_t& long_lines);
+                   std::uint64_t& long_lines, std::size_t root_length = 0);
 
 /// Lang of a Markdown fence's info string ("python", "bash", "js", ...).
 Lang fence_language(std::string_view info) noexcept;

@@ -20,6 +20,7 @@ enum class RuleTest : std::uint8_t {
     markdown_prose, ///< Markdown outside a code fence, a notebook's Markdown cell
     linux_only,     ///< a Dockerfile, a compose file, a CI job on an ubuntu runner
     dev_proxy,      ///< a Node dev-server's config, or a "proxy" setting in JS/JSON
+    test_file,      ///< a test: under test/, tests/, testdata/, __tests__/, or named as one
     contains,       ///< the statement holds one of `any`
     bind_value,     ///< a host with no port, assigned or passed to a bind option
     config_key,     ///< a key = value line of a config file
@@ -49,6 +50,7 @@ struct ScanRule {
     Lang example_lang;
     std::string_view example; ///< a line this rule classifies (with example_context before it)
     std::string_view example_context = {};
+    std::string_view example_path = "example"; ///< the file the example is read from
 };
 
 /// Every rule, in the order they are tried.
