@@ -103,7 +103,7 @@ TEST_CASE("scan: a bind in the tree is the inferred server", "[scan]") {
     CHECK(r.hits[1].fix.find("Flask") != std::string::npos);
 }
 
-TEST_CASE("scan: config hits count only with --strict; 0.0.0.0 is never a destination",
+TEST_CASE("scan: config hits count only with --strict, and 0.0.0.0 is never a destination",
           "[scan]") {
     auto r = result_of(".env", "OLLAMA_BASE_URL=http://localhost:11434\n");
     infer_servers(r.endpoints, r.hits);
