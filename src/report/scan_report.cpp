@@ -92,6 +92,27 @@ std::string skips_line(const ScanResult& r) {
     return line;
 }
 
+void write_hit(JsonWriter& w, const ScanHit& h) {
+    w.begin_object();
+    w.key("path").value(h.path).key("line").value(static_cast<std::int64_t>(h.line));
+    w.key("col").value(static_cast<std::int64_t>(h.col));
+    if (h.cell)
+        w.key("cell").value(static_cast<std::int64_t>(*h.cell));
+    w.key("lang").value(lang_name(h.lang)).key("kind").value(hit_kind_name(h.kind));
+    w.key("risky").value(h.risky).key("rule").value(h.rule).key("reason").value(h.reason);
+    w.key("client");
+    h.client.empty() ? w.null() : w.value(h.client);
+    w.key("client_label").value(h.client_label);
+    w.key("host").value(h.ref.host).key("port");
+    h.ref.port ? w.value(h.ref.port) : w.null();
+    w.key("url").value(h.ref.url);
+    w.key("server").value(h.server).key("config_key").value(h.config_key);
+    w.key("text").value(h.text).key("listens").value(h.listens);
+    w.key("inferred").value(h.inferred).key("cost_here").value(h.cost_here);
+    w.key("cost_windows").value(h.cost_windows).key("fix").value(h.fix);
+    w.end_object();
+}
+
 } // namespace
 
 std::string render_scan_text(const ScanResult& r, const TextStyle& style, bool verbose) {
@@ -162,26 +183,8 @@ std::string render_scan_json(const ScanResult& r, std::string_view version) {
     }
     w.end_array();
     w.key("hits").begin_array();
-    for (const ScanHit& h : r.hits) {
-        w.begin_object();
-        w.key("path").value(h.path).key("line").value(static_cast<std::int64_t>(h.line));
-        w.key("col").value(static_cast<std::int64_t>(h.col));
-        if (h.cell)
-            w.key("cell").value(static_cast<std::int64_t>(*h.cell));
-        w.key("lang").value(lang_name(h.lang)).key("kind").value(hit_kind_name(h.kind));
-        w.key("risky").value(h.risky).key("rule").value(h.rule).key("reason").value(h.reason);
-        w.key("client");
-        h.client.empty() ? w.null() : w.value(h.client);
-        w.key("client_label").value(h.client_label);
-        w.key("host").value(h.ref.host).key("port");
-        h.ref.port ? w.value(h.ref.port) : w.null();
-        w.key("url").value(h.ref.url);
-        w.key("server").value(h.server).key("config_key").value(h.config_key);
-        w.key("text").value(h.text).key("listens").value(h.listens);
-        w.key("inferred").value(h.inferred).key("cost_here").value(h.cost_here);
-        w.key("cost_windows").value(h.cost_windows).key("fix").value(h.fix);
-        w.end_object();
-    }
+    for (const ScanHit& h : r.hits)
+        write_hit(w, h);
     w.end_array();
     w.end_object();
     return w.str();

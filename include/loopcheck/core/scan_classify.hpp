@@ -82,7 +82,4 @@ std::optional<std::vector<NotebookCell>> notebook_cells(std::string_view json);
 bool scan_notebook(std::string_view path, std::string_view json, std::vector<ScanHit>& out,
                    std::uint64_t& long_lines, std::size_t root_length = 0);
 
-/// Lang of a Markdown fence's info string ("python", "bash", "js", ...).
-Lang fence_language(std::string_view info) noexcept;
-
 } // namespace loopcheck
