@@ -102,6 +102,7 @@ void FileScanner::start_cell(std::uint32_t index, bool code) {
     open_.clear();
     in_fence_ = false;
     in_block_comment_ = false;
+    in_docstring_ = false;
 }
 
 Lang FileScanner::effective_lang() const noexcept {
@@ -133,6 +134,14 @@ void FileScanner::track_context(std::string_view text) {
     if (workflow_ && text.find("runs-on:") != std::string_view::npos)
         ubuntu_runner_ = text.find("ubuntu") != std::string_view::npos;
     const Lang lang = effective_lang();
+    if (lang == Lang::python) {
+        std::size_t quotes = 0;
+        for (std::string_view q : {"\"\"\"", "'''"})
+            for (std::size_t i = text.find(q); i != std::string_view::npos; i = text.find(q, i + 3))
+                ++quotes;
+        if (quotes % 2 == 1)
+            in_docstring_ = !in_docstring_;
+    }
     if (slash_comments(lang)) {
         const std::size_t open = text.rfind("/*");
         const std::size_t close = text.rfind("*/");
@@ -195,6 +204,7 @@ void FileScanner::line(std::string_view text, std::vector<ScanHit>& out) {
         return;
     }
     block_at_start_ = in_block_comment_;
+    docstring_at_start_ = in_docstring_;
     track_context(text);
     if (may_mention_loopback(text)) {
         const bool long_line = text.size() > scan_line_cap;
@@ -231,6 +241,8 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
     const Lang lang = hit.lang;
     switch (rule.test) {
     case RuleTest::comment:
+        if (lang == Lang::python && docstring_at_start_)
+            return true; // a docstring: documentation and doctests
         if (block_at_start_) {
             const std::size_t close = text.find("*/");
             if (close == std::string_view::npos || ref.col < close)

@@ -21,7 +21,7 @@ constexpr LangMask config_langs = langs({dotenv, ini, toml, yaml, json, properti
 // clang-format off
 constexpr ScanRule rules[] = {
     // Harmless first: nothing below may turn a comment or an e-mail into a client.
-    {"comment", harmless, comment, 0, {}, "", "", "in a comment",
+    {"comment", harmless, comment, 0, {}, "", "", "in a comment or a Python docstring",
      python, R"(# OLLAMA = "http://localhost:11434"  (old default))"},
     {"email", harmless, email, 0, {}, "", "", "an e-mail address",
      python, R"(ADMINS = ["admin@localhost"])"},

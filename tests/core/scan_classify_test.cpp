@@ -92,6 +92,12 @@ TEST_CASE("scan: comments", "[scan]") {
     CHECK(only_hit("a.js", "/* proxy\n http://localhost:1 */").rule == "comment");
     CHECK(only_hit("a.js", "x = 'http://localhost:8080/#/x'").rule != "comment");
     CHECK(only_hit(".env", "# OLLAMA_BASE_URL=http://localhost:11434").rule == "comment");
+    const char* doc = "import requests\ndef f():\n    \"\"\"Fetch.\n\n    >>> f('http://localhost:8000')\n"
+                      "    \"\"\"\n    return requests.get('http://localhost:8000')\n";
+    auto hits = classify_text("a.py", Lang::python, doc);
+    REQUIRE(hits.size() == 2);
+    CHECK(hits[0].rule == "comment");
+    CHECK(hits[1].kind == HitKind::client);
 }
 
 TEST_CASE("scan: CRLF files", "[scan]") {

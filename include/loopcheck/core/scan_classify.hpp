@@ -59,6 +59,7 @@ private:
     bool in_fence_ = false;
     Lang fence_lang_ = Lang::other;
     bool in_block_comment_ = false, block_at_start_ = false;
+    bool in_docstring_ = false, docstring_at_start_ = false; ///< Python triple quotes
     bool workflow_ = false, ubuntu_runner_ = false, dev_server_config_ = false, test_file_ = false;
     std::vector<Open> open_;                     ///< unclosed ( [ { with their line
     std::array<std::string, 8> recent_;          ///< the last lines (capped), by line number
