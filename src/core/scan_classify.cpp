@@ -233,7 +233,32 @@ void FileScanner::line(std::string_view text, std::vector<ScanHit>& out) {
     }
     track_imports(text);
     track_brackets(text);
+    track_env_reads(text);
     recent_[line_no_ % recent_.size()] = std::string(capped(text, stored_line_cap));
+}
+
+void FileScanner::track_env_reads(std::string_view text) {
+    constexpr std::size_t max_keys = 10'000; // a bound on memory, whatever the tree
+    const Lang lang = effective_lang();
+    if (!env_reads_ || is_config_lang(lang) || lang == Lang::markdown || lang == Lang::dockerfile ||
+        lang == Lang::compose || text.size() > scan_line_cap || !may_read_env(text))
+        return;
+    for (std::string& key : env_keys_read(text)) {
+        if (env_reads_->size() >= max_keys)
+            return;
+        const bool seen = std::any_of(env_reads_->begin(), env_reads_->end(),
+                                      [&](const EnvRead& r) { return r.key == key; });
+        if (seen)
+            continue;
+        EnvRead read;
+        read.key = std::move(key);
+        read.path = std::string(path_);
+        read.line = line_no_;
+        read.lang = lang;
+        read.client = std::string(import_client_);
+        read.client_label = std::string(import_label_);
+        env_reads_->push_back(std::move(read));
+    }
 }
 
 bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::string_view text,

@@ -17,7 +17,39 @@ std::string_view trim(std::string_view s) noexcept {
     return s;
 }
 
+constexpr std::string_view env_needles[] = {
+    "getenv(", "environ.get(", "environ[", "process.env.", "process.env[", "Getenv(",
+    "GetEnvironmentVariable(", "env::var(", "ENV[", "ENV.fetch("};
+
+bool key_char(char c) noexcept {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 } // namespace
+
+bool may_read_env(std::string_view text) noexcept {
+    return text.find("env") != std::string_view::npos || text.find("ENV") != std::string_view::npos ||
+           text.find("Env") != std::string_view::npos;
+}
+
+std::vector<std::string> env_keys_read(std::string_view line) {
+    std::vector<std::string> keys;
+    for (std::string_view needle : env_needles) {
+        for (std::size_t i = line.find(needle); i != std::string_view::npos;
+             i = line.find(needle, i + 1)) {
+            std::size_t p = i + needle.size();
+            while (p < line.size() && (line[p] == ' ' || line[p] == '"' || line[p] == '\'' ||
+                                       line[p] == '`'))
+                ++p;
+            const std::size_t start = p;
+            while (p < line.size() && key_char(line[p]))
+                ++p;
+            if (p - start >= 2)
+                keys.emplace_back(line.substr(start, p - start));
+        }
+    }
+    return keys;
+}
 
 std::string_view server_named_by(std::string_view needle) noexcept {
     if (needle == "uvicorn") return "uvicorn";

@@ -50,7 +50,7 @@ std::string url_of(std::string_view host, std::uint16_t port) {
 /// sits in code (a Node or Go program reads it with libuv or Go), else one
 /// that tries one address at a time.
 Algo reader_algo(const ScanHit& hit) noexcept {
-    if (hit.kind != HitKind::config)
+    if (hit.kind != HitKind::config || !hit.client.empty())
         return algo_of(hit.client);
     if (hit.lang == Lang::javascript || hit.lang == Lang::go)
         return Algo::no_retries;
@@ -129,6 +129,36 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
                                    v4 ? "IPv6" : "IPv4");
     hit.fix = fmt::format("connect to {}, or {}", url_of(v4 ? "::1" : "127.0.0.1", ep->port),
                           ep->server_fix);
+}
+
+/// The row that stands for a language's usual client when the reading file
+/// imports none we know.
+std::string_view default_row(Lang lang) noexcept {
+    switch (lang) {
+    case Lang::javascript: return "node";
+    case Lang::go: return "go";
+    case Lang::java: return "java-httpclient";
+    case Lang::csharp: case Lang::powershell: return "dotnet";
+    case Lang::shell: return "curl";
+    default: return "python";
+    }
+}
+
+/// A config hit's consumer: the first code in the tree that reads its key
+/// from the environment; its client then decides the cost.
+void join_consumer(ScanHit& h, std::span<const EnvRead> reads) {
+    if (h.kind != HitKind::config || h.config_key.empty() || !h.client.empty())
+        return;
+    for (const EnvRead& read : reads) {
+        if (read.key != h.config_key)
+            continue;
+        h.client = read.client.empty() ? std::string(default_row(read.lang)) : read.client;
+        h.client_label = read.client_label;
+        h.consumer = fmt::format("{}:{}{}", read.path.escaped(), read.line,
+                                 read.client_label.empty() ? std::string()
+                                                           : " (" + read.client_label + ")");
+        return;
+    }
 }
 
 int rank(const ScanHit& h) noexcept {
@@ -287,6 +317,7 @@ void conclude_scan(ScanResult& r) {
         }
         if (h.kind != HitKind::client && h.kind != HitKind::config)
             continue;
+        join_consumer(h, r.env_reads);
         const ScanEndpoint* ep = nullptr;
         for (const ScanEndpoint& e : r.endpoints)
             if (e.host == h.ref.host && e.port == h.ref.port)

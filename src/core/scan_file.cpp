@@ -3,6 +3,7 @@
 #include "loopcheck/core/scan_file.hpp"
 
 #include "loopcheck/core/scan_classify.hpp"
+#include "loopcheck/core/scan_context.hpp"
 
 #include <cstring>
 
@@ -42,15 +43,18 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
     }
     ++r.files_read;
     r.bytes_read += content.size();
-    if (!may_mention_loopback(content))
+    const bool loopback = may_mention_loopback(content);
+    if (!loopback && !(lang != Lang::markdown && !is_config_lang(lang) && may_read_env(content)))
         return;
-    if (!valid_utf8(content)) {
+    if (loopback && !valid_utf8(content)) {
         ++r.skips.invalid_utf8;
         name_skip(r.skips, path, "invalid UTF-8, read anyway", name_skips);
     }
-    if (lang == Lang::notebook && scan_notebook(path, content, r.hits, r.skips.long_lines, root_length))
+    if (lang == Lang::notebook &&
+        (!loopback || scan_notebook(path, content, r.hits, r.skips.long_lines, root_length)))
         return;
     FileScanner scanner(path, lang == Lang::notebook ? Lang::json : lang, root_length);
+    scanner.record_env_reads(&r.env_reads);
     while (!content.empty()) {
         const std::size_t nl = content.find('\n');
         scanner.line(content.substr(0, nl), r.hits);

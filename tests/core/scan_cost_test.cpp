@@ -123,6 +123,39 @@ TEST_CASE("scan: config hits count only with --strict, and 0.0.0.0 is never a de
     CHECK(zero.exit_code == 1);
 }
 
+TEST_CASE("scan: a config value takes the client of the code that reads it", "[scan]") {
+    ScanResult r;
+    r.hits = classify_text(".env", Lang::dotenv, "OLLAMA_BASE_URL=http://localhost:11434\n");
+    for (const char* path : {"a.py", "b.ts"}) {
+        const std::string code = std::string(path) == "a.py"
+                                     ? "import requests\nurl = os.getenv('OLLAMA_BASE_URL')\n"
+                                     : "const u = process.env.OLLAMA_BASE_URL;\n";
+        FileScanner scanner(path, language_of(path));
+        scanner.record_env_reads(&r.env_reads);
+        std::vector<ScanHit> none;
+        for (std::size_t at = 0, nl; (nl = code.find('\n', at)) != std::string::npos; at = nl + 1)
+            scanner.line(std::string_view(code).substr(at, nl - at), none);
+        CHECK(none.empty());
+    }
+    REQUIRE(r.env_reads.size() == 1); // the first read of a key only
+    CHECK(r.env_reads[0].client == "python");
+    r.endpoints = scan_endpoints(r.hits);
+    infer_servers(r.endpoints, r.hits);
+    conclude_scan(r);
+    CHECK(r.hits[0].consumer == "a.py:2 (requests)");
+    CHECK(r.hits[0].client == "python");
+    CHECK(r.hits[0].risky);
+
+    ScanResult node;
+    node.hits = classify_text(".env", Lang::dotenv, "API=http://localhost:11434\n");
+    node.env_reads.push_back({"API", "b.ts", 1, Lang::javascript, "", ""});
+    node.endpoints = scan_endpoints(node.hits);
+    infer_servers(node.endpoints, node.hits);
+    conclude_scan(node);
+    CHECK(node.hits[0].client == "node");
+    CHECK_FALSE(node.hits[0].risky);
+}
+
 TEST_CASE("scan: clients that do not pay", "[scan]") {
     auto r = result_of("a.ts", "await fetch('http://localhost:11434/api/tags')\n");
     infer_servers(r.endpoints, r.hits);

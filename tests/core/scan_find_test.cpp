@@ -1,5 +1,6 @@
 // loopcheck scan: finding loopback references in a line, and file languages.
 #include "loopcheck/core/scan.hpp"
+#include "loopcheck/core/scan_context.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;
@@ -66,4 +67,14 @@ TEST_CASE("scan's file languages", "[scan]") {
     CHECK(lang_name(Lang::compose) == "compose");
     CHECK(may_mention_loopback("x http://[::1]:80"));
     CHECK_FALSE(may_mention_loopback("nothing here at all"));
+}
+
+TEST_CASE("scan reads the environment variables a line reads", "[scan]") {
+    using V = std::vector<std::string>;
+    CHECK(env_keys_read("url = os.getenv('OLLAMA_HOST', 'x')") == V{"OLLAMA_HOST"});
+    CHECK(env_keys_read("u = os.environ[\"API_URL\"]") == V{"API_URL"});
+    CHECK(env_keys_read("const u = process.env.BASE_URL ?? 'x'") == V{"BASE_URL"});
+    CHECK(env_keys_read("u := os.Getenv(\"OLLAMA_URL\")") == V{"OLLAMA_URL"});
+    CHECK(env_keys_read("nothing here").empty());
+    CHECK(may_read_env("process.env.X"));
 }

@@ -68,6 +68,7 @@ struct ScanHit {
     std::string client_label;         ///< the library as people know it ("requests")
     std::string server;               ///< server hits: which server binds ("uvicorn")
     std::string config_key;           ///< config hits: the key (OLLAMA_BASE_URL)
+    std::string consumer;             ///< config hits: the code in the tree that reads the key
 
     // Filled by the cost join (scan_cost.hpp).
     bool risky = false;
@@ -76,6 +77,17 @@ struct ScanHit {
     std::string cost_here;  ///< on this machine
     std::string cost_windows;
     std::string fix;
+};
+
+/// Code that reads an environment variable (os.getenv("KEY"),
+/// process.env.KEY, ...): a config value's consumer.
+struct EnvRead {
+    std::string key;
+    Untrusted path;
+    std::uint32_t line = 0;
+    Lang lang = Lang::other;
+    std::string client;       ///< the reading file's client row (its imports), or empty
+    std::string client_label; ///< ... as people name it
 };
 
 /// Files the scan did not read, or read with a caveat.
@@ -105,6 +117,7 @@ struct ScanResult {
     ScanSkips skips;
     std::vector<ScanHit> hits;
     std::vector<ScanEndpoint> endpoints;
+    std::vector<EnvRead> env_reads; ///< the first read of each key (capped), for config hits
     bool probed = false;
     bool strict = false;
     bool interrupted = false;

@@ -35,6 +35,10 @@ public:
 
     [[nodiscard]] std::uint64_t long_lines() const noexcept { return long_lines_; }
 
+    /// Where to record the environment variables code reads (config hits'
+    /// consumers); none when not set.
+    void record_env_reads(std::vector<EnvRead>* reads) noexcept { env_reads_ = reads; }
+
 private:
     struct Open {
         char bracket;
@@ -64,6 +68,8 @@ private:
     std::vector<Open> open_;                     ///< unclosed ( [ { with their line
     std::array<std::string, 8> recent_;          ///< the last lines (capped), by line number
     std::uint64_t long_lines_ = 0;
+    std::vector<EnvRead>* env_reads_ = nullptr;
+    void track_env_reads(std::string_view text);
 };
 
 /// The hits of a short text read as one file (tests and docs examples).

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace loopcheck {
 
@@ -28,6 +29,17 @@ bool is_dev_server_config(std::string_view path) noexcept;
 /// A test: under test/, tests/, testdata/, __tests__/, spec/, testing/, or
 /// named test_*, conftest.py, *_test.go, *.test.ts, *Test.java, ...
 bool is_test_file(std::string_view path) noexcept;
+
+/// True when `text` may read an environment variable (a needle of
+/// env_keys_read), so a file without one skips the search line by line.
+bool may_read_env(std::string_view text) noexcept;
+
+/// The environment variables a line reads: os.getenv("KEY"),
+/// os.environ["KEY"] / .get("KEY"), process.env.KEY / ["KEY"],
+/// os.Getenv("KEY"), Environment.GetEnvironmentVariable("KEY"),
+/// env::var("KEY"), ENV["KEY"] / ENV.fetch("KEY"). Keys are
+/// [A-Za-z0-9_], at least 2 characters.
+std::vector<std::string> env_keys_read(std::string_view line);
 
 /// Lang of a Markdown fence's info string ("python", "bash", "js", ...);
 /// shell for a bare fence and anything unknown.
