@@ -61,9 +61,10 @@ Algo reader_algo(const ScanHit& hit) noexcept {
 
 void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
     const Algo a = reader_algo(hit);
-    const std::string who = hit.kind == HitKind::config ? "a client that tries one address at a "
-                                                          "time (Python, .NET) "
-                                                        : "this client ";
+    const std::string who = hit.kind == HitKind::client ? "this client "
+                            : hit.consumer.empty() ? "a client that tries one address at a time "
+                                                     "(Python, .NET) "
+                                                   : "its reader ";
     switch (a) {
     case Algo::sequential:
         hit.risky = true;
