@@ -142,13 +142,34 @@ void FileScanner::track_context(std::string_view text) {
         if (quotes % 2 == 1)
             in_docstring_ = !in_docstring_;
     }
-    if (slash_comments(lang)) {
-        const std::size_t open = text.rfind("/*");
-        const std::size_t close = text.rfind("*/");
-        if (open != std::string_view::npos && (close == std::string_view::npos || close < open))
+    if (slash_comments(lang))
+        track_block_comments(text);
+}
+
+void FileScanner::track_block_comments(std::string_view text) {
+    // Quote-aware, so "*/*" or "/api/*" in a string opens nothing.
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (in_block_comment_) {
+            if (c == '*' && next == '/') {
+                in_block_comment_ = false;
+                ++i;
+            }
+        } else if (quote) {
+            if (c == '\\')
+                ++i;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'' || c == '`') {
+            quote = c;
+        } else if (c == '/' && next == '/') {
+            return; // the rest is a line comment
+        } else if (c == '/' && next == '*') {
             in_block_comment_ = true;
-        else if (close != std::string_view::npos)
-            in_block_comment_ = false;
+            ++i;
+        }
     }
 }
 

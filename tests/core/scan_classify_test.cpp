@@ -91,6 +91,8 @@ TEST_CASE("scan: comments", "[scan]") {
     CHECK(only_hit("a.go", "// see http://localhost:8080/debug").rule == "comment");
     CHECK(only_hit("a.js", "/* proxy\n http://localhost:1 */").rule == "comment");
     CHECK(only_hit("a.js", "x = 'http://localhost:8080/#/x'").rule != "comment");
+    CHECK(only_hit("a.go", "r.Handle(\"/api/*\", h) // routes\nresp, _ := http.Get(\"http://localhost:8080/\")")
+              .rule == "go-client"); // "/api/*" in a string opens no block comment
     CHECK(only_hit(".env", "# OLLAMA_BASE_URL=http://localhost:11434").rule == "comment");
     const char* doc = "import requests\ndef f():\n    \"\"\"Fetch.\n\n    >>> f('http://localhost:8000')\n"
                       "    \"\"\"\n    return requests.get('http://localhost:8000')\n";

@@ -47,6 +47,7 @@ private:
     void track_imports(std::string_view text);
     void track_context(std::string_view text);
     void track_brackets(std::string_view text);
+    void track_block_comments(std::string_view text);
     [[nodiscard]] std::string statement(std::string_view text) const;
     [[nodiscard]] Lang effective_lang() const noexcept;
     bool matches(const ScanRule& rule, const LoopbackRef& ref, std::string_view text,
