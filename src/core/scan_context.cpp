@@ -59,6 +59,7 @@ std::string_view server_named_by(std::string_view needle) noexcept {
     if (needle == "OLLAMA_HOST") return "ollama";
     if (needle == "llama-server") return "llama-server";
     if (needle == ".listen(") return "node";
+    if (needle == "ListenAddr" || needle == "LISTEN_ADDR") return "listener";
     return "go";
 }
 

@@ -111,7 +111,7 @@ constexpr ScanRule rules[] = {
     // Servers: a bind or a server's own host setting.
     {"server-bind", server, contains, code | config_langs,
      {"uvicorn", "app.run(", "flask run", "gunicorn", "runserver", "OLLAMA_HOST", "llama-server",
-      ".listen(", "ListenAndServe", "net.Listen("},
+      ".listen(", "ListenAndServe", "net.Listen(", "ListenAddr", "LISTEN_ADDR"},
      "", "", "a server's bind address",
      python, R"(uvicorn.run(app, host="127.0.0.1", port=8000))"},
     {"server-host", server, bind_value, 0, {}, "", "",
