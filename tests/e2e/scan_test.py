@@ -152,6 +152,31 @@ def bad_input(root):
           err.startswith("loopcheck: error: cannot scan"), f"nonexistent path: exit 2, one line ({err.strip()})")
 
 
+def git_listing(tmp):
+    """Inside a git work tree: tracked and untracked files are read, ignored
+    ones are not, and a tracked file deleted from the work tree is no error."""
+    repo = pathlib.Path(tmp) / "repo"
+    repo.mkdir()
+    code = "import requests\nrequests.get('http://localhost:11434/')\n"
+    for rel in ("tracked.py", "gone.py", "untracked.py", "ignored.py", "build/out.py"):
+        write(repo, rel, code)
+    write(repo, ".gitignore", "ignored.py\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    try:
+        subprocess.run(git + ["init", "-q"], check=True, timeout=30)
+        subprocess.run(git + ["add", "tracked.py", "gone.py", "build/out.py", ".gitignore"],
+                       check=True, timeout=30)
+        subprocess.run(git + ["commit", "-qm", "t"], check=True, timeout=30)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"skip git listing: {e}")
+        return
+    (repo / "gone.py").unlink()
+    code, out, err = scan("--json", "--no-probe", str(repo))
+    paths = sorted({h["path"][len(str(repo)) + 1:] for h in json.loads(out)["hits"]})
+    check(code == 1 and paths == ["build/out.py", "tracked.py", "untracked.py"],
+          f"git work tree: tracked (even under build/) and untracked read, ignored not ({paths})")
+
+
 def interrupted():
     """Ctrl-C during a long scan: exit 130 with the result so far (a scan
     that finishes before the signal arrives proves nothing and passes)."""
@@ -176,6 +201,7 @@ with tempfile.TemporaryDirectory() as tmp:
     port = ipv4_only_run(root)
     dual_stack_run(root, port)
     bad_input(tmp)
+    git_listing(tmp)
 interrupted()
 
 print(f"{len(failures)} failed")
