@@ -87,6 +87,10 @@ void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
 }
 
 void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
+    if (hit.alternatives) {
+        hit.cost_windows = "none: the line lists the port on both families, so the code tries each";
+        return;
+    }
     if (hit.ref.host == "0.0.0.0") {
         hit.risky = true;
         hit.cost_windows = "fails at once: 0.0.0.0 is not a destination on Windows";
@@ -307,8 +311,27 @@ void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> h
     }
 }
 
+/// Hits on one line naming one port through both families (["127.0.0.1:5173",
+/// "localhost:5173"]): the code tries each address itself.
+void mark_alternatives(std::vector<ScanHit>& hits) {
+    for (std::size_t i = 0; i < hits.size();) {
+        std::size_t j = i;
+        bool v4 = false, other = false;
+        while (j < hits.size() && hits[j].line == hits[i].line && hits[j].cell == hits[i].cell &&
+               hits[j].path == hits[i].path && hits[j].ref.port == hits[i].ref.port) {
+            (is_v4_literal(hits[j].ref.host) ? v4 : other) = true;
+            ++j;
+        }
+        if (v4 && other && hits[i].ref.port != 0)
+            for (std::size_t k = i; k < j; ++k)
+                hits[k].alternatives = true;
+        i = j;
+    }
+}
+
 void conclude_scan(ScanResult& r) {
     bool risky_exit = false;
+    mark_alternatives(r.hits);
     for (ScanHit& h : r.hits) {
         if (h.kind == HitKind::server) {
             const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn";

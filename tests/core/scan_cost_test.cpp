@@ -166,6 +166,17 @@ TEST_CASE("scan: clients that do not pay", "[scan]") {
     CHECK(usual_server(9) == nullptr);
 }
 
+TEST_CASE("scan: a line that lists both families of one port tries each", "[scan]") {
+    auto r = result_of("a.go", "import \"net/http\"\n"
+                               "for _, a := range []string{\"127.0.0.1:5173\", \"localhost:5173\"} {\n");
+    REQUIRE(r.hits.size() == 2);
+    infer_servers(r.endpoints, r.hits);
+    conclude_scan(r);
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(r.hits[0].risky);
+    CHECK(r.hits[0].cost_windows.find("tries each") != std::string::npos);
+}
+
 TEST_CASE("scan: interrupted is 130", "[scan]") {
     ScanResult r;
     r.interrupted = true;

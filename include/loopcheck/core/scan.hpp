@@ -73,6 +73,7 @@ struct ScanHit {
     // Filled by the cost join (scan_cost.hpp).
     bool risky = false;
     bool inferred = false;  ///< the server side is the port's usual server, not a listener seen
+    bool alternatives = false; ///< the same line names the port through both families
     std::string listens;    ///< who listens, in words
     std::string cost_here;  ///< on this machine
     std::string cost_windows;
