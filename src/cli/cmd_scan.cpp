@@ -35,11 +35,16 @@ struct ScanArgs {
 
 ScanFileSkip as_core(platform::FileSkip s) noexcept {
     switch (s) {
-    case platform::FileSkip::too_large: return ScanFileSkip::too_large;
-    case platform::FileSkip::not_regular: return ScanFileSkip::not_regular;
-    case platform::FileSkip::symlink_loop: return ScanFileSkip::symlink_loop;
-    case platform::FileSkip::vanished: return ScanFileSkip::vanished;
-    default: return ScanFileSkip::unreadable;
+    case platform::FileSkip::too_large:
+        return ScanFileSkip::too_large;
+    case platform::FileSkip::not_regular:
+        return ScanFileSkip::not_regular;
+    case platform::FileSkip::symlink_loop:
+        return ScanFileSkip::symlink_loop;
+    case platform::FileSkip::vanished:
+        return ScanFileSkip::vanished;
+    default:
+        return ScanFileSkip::unreadable;
     }
 }
 
@@ -69,9 +74,9 @@ bool scan_roots(const std::vector<std::string>& roots, ScanResult& r, bool name_
         };
         auto listing = platform::list_scan_files(root, visit);
         if (!listing) {
-            report_error(exit_code::usage, fmt::format("cannot scan {}: {}",
-                                                       Untrusted(root).escaped(),
-                                                       listing.error().message));
+            report_error(exit_code::usage,
+                         fmt::format("cannot scan {}: {}", Untrusted(root).escaped(),
+                                     listing.error().message));
             return false;
         }
         log::debug("scan: {} listed by {}", Untrusted(root).escaped(),
@@ -110,9 +115,10 @@ int run_scan(const ScanArgs& args) {
     }
     infer_servers(r.endpoints, r.hits);
     conclude_scan(r);
-    write_report(opt.format, {[&] { return render_scan_text(r, text_style(opt), opt.verbosity > 0); },
-                              [&] { return render_scan_json(r, version()); },
-                              [&] { return render_scan_markdown(r); }});
+    write_report(opt.format,
+                 {[&] { return render_scan_text(r, text_style(opt), opt.verbosity > 0); },
+                  [&] { return render_scan_json(r, version()); },
+                  [&] { return render_scan_markdown(r); }});
     return r.exit_code;
 }
 
@@ -125,8 +131,9 @@ Command add_scan_command(CLI::App& app) {
     sub->add_option("path", args->paths, "files or folders to scan (default: .)")
         ->type_name("PATH");
     add_common_options(*sub, args->common);
-    sub->add_flag("--no-probe", args->no_probe,
-                  "static scan only: connect to nothing, infer servers from the tree and usual ports");
+    sub->add_flag(
+        "--no-probe", args->no_probe,
+        "static scan only: connect to nothing, infer servers from the tree and usual ports");
     sub->add_flag("--strict", args->strict, "exit 1 for risky config values too, not only clients");
     sub->footer(R"(Reads the files git lists (tracked and untracked, not ignored) or, outside a
 git work tree, every file but .git, node_modules, virtualenvs, build and

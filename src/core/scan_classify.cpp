@@ -47,7 +47,8 @@ bool slash_comments(Lang l) noexcept {
 /// Where a comment starts in `s` (outside quotes), or npos.
 std::size_t comment_start(std::string_view s, Lang lang) noexcept {
     const std::string_view t = trim(s);
-    if ((lang == Lang::ini && t.starts_with(';')) || (lang == Lang::properties && t.starts_with('!')))
+    if ((lang == Lang::ini && t.starts_with(';')) ||
+        (lang == Lang::properties && t.starts_with('!')))
         return 0;
     if (slash_comments(lang) && (t.starts_with("/*") || t.starts_with("* ") || t == "*"))
         return 0;
@@ -65,7 +66,8 @@ std::size_t comment_start(std::string_view s, Lang lang) noexcept {
         }
         if (c == '"' || c == '\'' || c == '`') {
             quote = c;
-        } else if (c == '#' && hash_comments(lang) && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t')) {
+        } else if (c == '#' && hash_comments(lang) &&
+                   (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t')) {
             return i;
         } else if (c == '/' && slash_comments(lang) && i + 1 < s.size() && s[i + 1] == '/' &&
                    (i == 0 || s[i - 1] != ':')) {

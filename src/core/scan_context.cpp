@@ -17,9 +17,16 @@ std::string_view trim(std::string_view s) noexcept {
     return s;
 }
 
-constexpr std::string_view env_needles[] = {
-    "getenv(", "environ.get(", "environ[", "process.env.", "process.env[", "Getenv(",
-    "GetEnvironmentVariable(", "env::var(", "ENV[", "ENV.fetch("};
+constexpr std::string_view env_needles[] = {"getenv(",
+                                            "environ.get(",
+                                            "environ[",
+                                            "process.env.",
+                                            "process.env[",
+                                            "Getenv(",
+                                            "GetEnvironmentVariable(",
+                                            "env::var(",
+                                            "ENV[",
+                                            "ENV.fetch("};
 
 bool key_char(char c) noexcept {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -28,8 +35,8 @@ bool key_char(char c) noexcept {
 } // namespace
 
 bool may_read_env(std::string_view text) noexcept {
-    return text.find("env") != std::string_view::npos || text.find("ENV") != std::string_view::npos ||
-           text.find("Env") != std::string_view::npos;
+    return text.find("env") != std::string_view::npos ||
+           text.find("ENV") != std::string_view::npos || text.find("Env") != std::string_view::npos;
 }
 
 std::vector<std::string> env_keys_read(std::string_view line) {
@@ -38,8 +45,8 @@ std::vector<std::string> env_keys_read(std::string_view line) {
         for (std::size_t i = line.find(needle); i != std::string_view::npos;
              i = line.find(needle, i + 1)) {
             std::size_t p = i + needle.size();
-            while (p < line.size() && (line[p] == ' ' || line[p] == '"' || line[p] == '\'' ||
-                                       line[p] == '`'))
+            while (p < line.size() &&
+                   (line[p] == ' ' || line[p] == '"' || line[p] == '\'' || line[p] == '`'))
                 ++p;
             const std::size_t start = p;
             while (p < line.size() && key_char(line[p]))
@@ -52,21 +59,30 @@ std::vector<std::string> env_keys_read(std::string_view line) {
 }
 
 std::string_view server_named_by(std::string_view needle) noexcept {
-    if (needle == "uvicorn") return "uvicorn";
-    if (needle == "app.run(" || needle == "flask run") return "flask";
-    if (needle == "gunicorn") return "gunicorn";
-    if (needle == "runserver") return "django";
-    if (needle == "OLLAMA_HOST") return "ollama";
-    if (needle == "llama-server") return "llama-server";
-    if (needle == ".listen(") return "node";
-    if (needle == "ListenAddr" || needle == "LISTEN_ADDR") return "listener";
+    if (needle == "uvicorn")
+        return "uvicorn";
+    if (needle == "app.run(" || needle == "flask run")
+        return "flask";
+    if (needle == "gunicorn")
+        return "gunicorn";
+    if (needle == "runserver")
+        return "django";
+    if (needle == "OLLAMA_HOST")
+        return "ollama";
+    if (needle == "llama-server")
+        return "llama-server";
+    if (needle == ".listen(")
+        return "node";
+    if (needle == "ListenAddr" || needle == "LISTEN_ADDR")
+        return "listener";
     return "go";
 }
 
 /// A port written near a bind: port=8000, --port 8000, "port": 8000, PORT=8000.
 std::uint16_t port_near(std::string_view stmt) noexcept {
     for (std::string_view key : {"port", "PORT"}) {
-        for (std::size_t i = stmt.find(key); i != std::string_view::npos; i = stmt.find(key, i + 1)) {
+        for (std::size_t i = stmt.find(key); i != std::string_view::npos;
+             i = stmt.find(key, i + 1)) {
             std::size_t p = i + key.size();
             while (p < stmt.size() && (stmt[p] == ' ' || stmt[p] == '=' || stmt[p] == ':' ||
                                        stmt[p] == '"' || stmt[p] == '\''))
@@ -95,8 +111,8 @@ std::string config_key_of(std::string_view text, std::size_t ref_col) {
     std::string_view key = trim(left.substr(0, sep));
     if (key.starts_with("export "))
         key = trim(key.substr(7));
-    while (!key.empty() && (key.front() == '"' || key.front() == '\'' || key.front() == '-' ||
-                            key.front() == ' '))
+    while (!key.empty() &&
+           (key.front() == '"' || key.front() == '\'' || key.front() == '-' || key.front() == ' '))
         key.remove_prefix(1);
     while (!key.empty() && (key.back() == '"' || key.back() == '\''))
         key.remove_suffix(1);
@@ -122,19 +138,19 @@ bool is_dev_server_config(std::string_view path) noexcept {
 bool is_test_file(std::string_view path) noexcept {
     std::string p(1, '/');
     p += path;
-    for (std::string_view dir : {"/test/", "/tests/", "/testdata/", "/__tests__/", "/spec/", "/testing/"})
+    for (std::string_view dir :
+         {"/test/", "/tests/", "/testdata/", "/__tests__/", "/spec/", "/testing/"})
         if (p.find(dir) != std::string::npos)
             return true;
     const std::string_view name = std::string_view(p).substr(p.find_last_of('/') + 1);
     if (name.starts_with("test_") || name == "conftest.py")
         return true;
-    for (std::string_view end : {"_test.go", "_test.py", ".test.ts", ".test.js", ".spec.ts", ".spec.js",
-                                 "Test.java", "Tests.cs", "_spec.rb"})
+    for (std::string_view end : {"_test.go", "_test.py", ".test.ts", ".test.js", ".spec.ts",
+                                 ".spec.js", "Test.java", "Tests.cs", "_spec.rb"})
         if (name.ends_with(end))
             return true;
     return false;
 }
-
 
 Lang fence_language(std::string_view info) noexcept {
     info = trim(info);
@@ -145,16 +161,38 @@ Lang fence_language(std::string_view info) noexcept {
         Lang lang;
     };
     static constexpr Name names[] = {
-        {"python", Lang::python}, {"py", Lang::python}, {"python3", Lang::python},
-        {"js", Lang::javascript}, {"javascript", Lang::javascript}, {"mjs", Lang::javascript},
-        {"cjs", Lang::javascript}, {"ts", Lang::javascript},
-        {"typescript", Lang::javascript}, {"jsx", Lang::javascript}, {"tsx", Lang::javascript},
-        {"go", Lang::go}, {"java", Lang::java}, {"kotlin", Lang::java}, {"csharp", Lang::csharp},
-        {"cs", Lang::csharp}, {"c#", Lang::csharp}, {"ruby", Lang::ruby}, {"php", Lang::php},
-        {"rust", Lang::rust}, {"powershell", Lang::powershell}, {"ps1", Lang::powershell},
-        {"pwsh", Lang::powershell}, {"yaml", Lang::yaml}, {"yml", Lang::yaml},
-        {"toml", Lang::toml}, {"json", Lang::json}, {"ini", Lang::ini}, {"env", Lang::dotenv},
-        {"dotenv", Lang::dotenv}, {"dockerfile", Lang::dockerfile}, {"docker", Lang::dockerfile},
+        {"python", Lang::python},
+        {"py", Lang::python},
+        {"python3", Lang::python},
+        {"js", Lang::javascript},
+        {"javascript", Lang::javascript},
+        {"mjs", Lang::javascript},
+        {"cjs", Lang::javascript},
+        {"ts", Lang::javascript},
+        {"typescript", Lang::javascript},
+        {"jsx", Lang::javascript},
+        {"tsx", Lang::javascript},
+        {"go", Lang::go},
+        {"java", Lang::java},
+        {"kotlin", Lang::java},
+        {"csharp", Lang::csharp},
+        {"cs", Lang::csharp},
+        {"c#", Lang::csharp},
+        {"ruby", Lang::ruby},
+        {"php", Lang::php},
+        {"rust", Lang::rust},
+        {"powershell", Lang::powershell},
+        {"ps1", Lang::powershell},
+        {"pwsh", Lang::powershell},
+        {"yaml", Lang::yaml},
+        {"yml", Lang::yaml},
+        {"toml", Lang::toml},
+        {"json", Lang::json},
+        {"ini", Lang::ini},
+        {"env", Lang::dotenv},
+        {"dotenv", Lang::dotenv},
+        {"dockerfile", Lang::dockerfile},
+        {"docker", Lang::dockerfile},
     };
     for (const auto& n : names)
         if (info == n.name)

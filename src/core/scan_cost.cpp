@@ -39,7 +39,9 @@ Algo algo_of(std::string_view client) noexcept {
     return Algo::sequential; // python, dotnet, wget, ruby, php, and config read by anyone
 }
 
-bool is_v4_literal(std::string_view host) noexcept { return host.starts_with("127."); }
+bool is_v4_literal(std::string_view host) noexcept {
+    return host.starts_with("127.");
+}
 
 std::string url_of(std::string_view host, std::uint16_t port) {
     return host == "::1" ? fmt::format("[::1]:{}", port) : fmt::format("{}:{}", host, port);
@@ -68,7 +70,8 @@ void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
     switch (a) {
     case Algo::sequential:
         hit.risky = true;
-        hit.cost_windows = who + "pays ~2 s per new connection (::1 refused, retried, then 127.0.0.1)";
+        hit.cost_windows =
+            who + "pays ~2 s per new connection (::1 refused, retried, then 127.0.0.1)";
         break;
     case Algo::happy_eyeballs:
         hit.cost_windows = "~0.25 s per new connection (Happy Eyeballs); ~2 s where the async "
@@ -130,8 +133,8 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
         return;
     }
     hit.risky = true;
-    hit.cost_windows = fmt::format("refused at once: the server listens on {} only",
-                                   v4 ? "IPv6" : "IPv4");
+    hit.cost_windows =
+        fmt::format("refused at once: the server listens on {} only", v4 ? "IPv6" : "IPv4");
     hit.fix = fmt::format("connect to {}, or {}", url_of(v4 ? "::1" : "127.0.0.1", ep->port),
                           ep->server_fix);
 }
@@ -140,12 +143,19 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
 /// imports none we know.
 std::string_view default_row(Lang lang) noexcept {
     switch (lang) {
-    case Lang::javascript: return "node";
-    case Lang::go: return "go";
-    case Lang::java: return "java-httpclient";
-    case Lang::csharp: case Lang::powershell: return "dotnet";
-    case Lang::shell: return "curl";
-    default: return "python";
+    case Lang::javascript:
+        return "node";
+    case Lang::go:
+        return "go";
+    case Lang::java:
+        return "java-httpclient";
+    case Lang::csharp:
+    case Lang::powershell:
+        return "dotnet";
+    case Lang::shell:
+        return "curl";
+    default:
+        return "python";
     }
 }
 
@@ -159,9 +169,9 @@ void join_consumer(ScanHit& h, std::span<const EnvRead> reads) {
             continue;
         h.client = read.client.empty() ? std::string(default_row(read.lang)) : read.client;
         h.client_label = read.client_label;
-        h.consumer = fmt::format("{}:{}{}", read.path.escaped(), read.line,
-                                 read.client_label.empty() ? std::string()
-                                                           : " (" + read.client_label + ")");
+        h.consumer =
+            fmt::format("{}:{}{}", read.path.escaped(), read.line,
+                        read.client_label.empty() ? std::string() : " (" + read.client_label + ")");
         return;
     }
 }
@@ -172,10 +182,14 @@ int rank(const ScanHit& h) noexcept {
     if (h.risky && h.kind == HitKind::config)
         return 1;
     switch (h.kind) {
-    case HitKind::server: return 2;
-    case HitKind::client: return 3;
-    case HitKind::config: return 4;
-    case HitKind::harmless: return 5;
+    case HitKind::server:
+        return 2;
+    case HitKind::client:
+        return 3;
+    case HitKind::config:
+        return 4;
+    case HitKind::harmless:
+        return 5;
     }
     return 5;
 }
@@ -206,7 +220,9 @@ void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
 
 } // namespace
 
-std::span<const UsualServer> usual_servers() noexcept { return usual; }
+std::span<const UsualServer> usual_servers() noexcept {
+    return usual;
+}
 
 const UsualServer* usual_server(std::uint16_t port) noexcept {
     for (const auto& u : usual)

@@ -69,11 +69,24 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
 void count_skip(ScanResult& r, std::string_view path, ScanFileSkip why, bool name_skips) {
     ScanSkips& s = r.skips;
     switch (why) {
-    case ScanFileSkip::too_large: ++s.too_large; name_skip(s, path, "over the size cap", name_skips); break;
-    case ScanFileSkip::unreadable: ++s.unreadable; name_skip(s, path, "unreadable", name_skips); break;
-    case ScanFileSkip::not_regular: ++s.not_regular; name_skip(s, path, "not a regular file", name_skips); break;
-    case ScanFileSkip::symlink_loop: ++s.symlink_loop; name_skip(s, path, "symlink loop", name_skips); break;
-    case ScanFileSkip::vanished: break; // git lists tracked files deleted in the work tree
+    case ScanFileSkip::too_large:
+        ++s.too_large;
+        name_skip(s, path, "over the size cap", name_skips);
+        break;
+    case ScanFileSkip::unreadable:
+        ++s.unreadable;
+        name_skip(s, path, "unreadable", name_skips);
+        break;
+    case ScanFileSkip::not_regular:
+        ++s.not_regular;
+        name_skip(s, path, "not a regular file", name_skips);
+        break;
+    case ScanFileSkip::symlink_loop:
+        ++s.symlink_loop;
+        name_skip(s, path, "symlink loop", name_skips);
+        break;
+    case ScanFileSkip::vanished:
+        break; // git lists tracked files deleted in the work tree
     }
 }
 

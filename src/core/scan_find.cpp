@@ -16,11 +16,15 @@ constexpr std::array<std::string_view, 5> needles = {"localhost", "127.", "::1",
 bool is_alnum(char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
 bool is_hex(char c) noexcept {
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
-bool name_char(char c) noexcept { return is_alnum(c) || c == '_' || c == '-'; }
+bool name_char(char c) noexcept {
+    return is_alnum(c) || c == '_' || c == '-';
+}
 
 bool ends_with_ci(std::string_view s, std::string_view suffix) noexcept {
     if (s.size() < suffix.size())
@@ -79,7 +83,8 @@ std::optional<HostSpan> host_at(std::string_view s, std::size_t i, std::string_v
     }
     if (needle == "::1") {
         const std::size_t end = i + 3;
-        if (is_hex(before) || before == ':' || (end < s.size() && (is_hex(s[end]) || s[end] == ':')))
+        if (is_hex(before) || before == ':' ||
+            (end < s.size() && (is_hex(s[end]) || s[end] == ':')))
             return std::nullopt;
         if (before == '[' && end < s.size() && s[end] == ']')
             return HostSpan{i - 1, end + 1, "::1"};
@@ -88,16 +93,23 @@ std::optional<HostSpan> host_at(std::string_view s, std::size_t i, std::string_v
     const std::size_t end = i + needle.size();
     if (name_char(before) || before == '.')
         return std::nullopt;
-    if (end < s.size() && (name_char(s[end]) || (s[end] == '.' && end + 1 < s.size() &&
-                                                 is_alnum(s[end + 1]))))
+    if (end < s.size() &&
+        (name_char(s[end]) || (s[end] == '.' && end + 1 < s.size() && is_alnum(s[end + 1]))))
         return std::nullopt;
     return HostSpan{i, end, std::string(needle)};
 }
 
 std::uint16_t scheme_port(std::string_view scheme) noexcept {
     static constexpr std::array<std::pair<std::string_view, std::uint16_t>, 10> ports{{
-        {"http", 80}, {"ws", 80}, {"https", 443}, {"wss", 443}, {"redis", 6379},
-        {"postgres", 5432}, {"postgresql", 5432}, {"mysql", 3306}, {"mongodb", 27017},
+        {"http", 80},
+        {"ws", 80},
+        {"https", 443},
+        {"wss", 443},
+        {"redis", 6379},
+        {"postgres", 5432},
+        {"postgresql", 5432},
+        {"mysql", 3306},
+        {"mongodb", 27017},
         {"amqp", 5672},
     }};
     for (const auto& [name, port] : ports)
@@ -124,7 +136,8 @@ void read_left(std::string_view s, LoopbackRef& ref) {
     }
     if (k >= 3 && s.substr(k - 3, 3) == "://") {
         std::size_t b = k - 3;
-        while (b > 0 && (is_alnum(s[b - 1]) || s[b - 1] == '+' || s[b - 1] == '.' || s[b - 1] == '-'))
+        while (b > 0 &&
+               (is_alnum(s[b - 1]) || s[b - 1] == '+' || s[b - 1] == '.' || s[b - 1] == '-'))
             --b;
         if (b < k - 3) {
             ref.url = true;
@@ -184,22 +197,51 @@ struct LangByName {
 // Matched against the file name's end, lower-cased; the first match wins,
 // so whole names and longer suffixes come first.
 constexpr std::array<LangByName, 46> lang_by_name{{
-    {"dockerfile", Lang::dockerfile}, {".dockerfile", Lang::dockerfile},
-    {"docker-compose.yml", Lang::compose}, {"docker-compose.yaml", Lang::compose},
-    {"compose.yml", Lang::compose}, {"compose.yaml", Lang::compose},
-    {".env", Lang::dotenv}, {".env.example", Lang::dotenv}, {".env.sample", Lang::dotenv},
-    {".env.local", Lang::dotenv}, {".env.template", Lang::dotenv},
-    {".py", Lang::python}, {".pyi", Lang::python},
-    {".js", Lang::javascript}, {".mjs", Lang::javascript}, {".cjs", Lang::javascript},
-    {".jsx", Lang::javascript}, {".ts", Lang::javascript}, {".tsx", Lang::javascript},
-    {".mts", Lang::javascript}, {".vue", Lang::javascript}, {".svelte", Lang::javascript},
-    {".go", Lang::go}, {".java", Lang::java}, {".kt", Lang::java}, {".kts", Lang::java},
-    {".cs", Lang::csharp}, {".rb", Lang::ruby}, {".php", Lang::php}, {".rs", Lang::rust},
-    {".sh", Lang::shell}, {".bash", Lang::shell}, {".zsh", Lang::shell},
-    {".ps1", Lang::powershell}, {".psm1", Lang::powershell},
-    {".ini", Lang::ini}, {".cfg", Lang::ini}, {".conf", Lang::ini}, {".toml", Lang::toml},
-    {".yml", Lang::yaml}, {".yaml", Lang::yaml}, {".json", Lang::json},
-    {".properties", Lang::properties}, {".md", Lang::markdown}, {".markdown", Lang::markdown},
+    {"dockerfile", Lang::dockerfile},
+    {".dockerfile", Lang::dockerfile},
+    {"docker-compose.yml", Lang::compose},
+    {"docker-compose.yaml", Lang::compose},
+    {"compose.yml", Lang::compose},
+    {"compose.yaml", Lang::compose},
+    {".env", Lang::dotenv},
+    {".env.example", Lang::dotenv},
+    {".env.sample", Lang::dotenv},
+    {".env.local", Lang::dotenv},
+    {".env.template", Lang::dotenv},
+    {".py", Lang::python},
+    {".pyi", Lang::python},
+    {".js", Lang::javascript},
+    {".mjs", Lang::javascript},
+    {".cjs", Lang::javascript},
+    {".jsx", Lang::javascript},
+    {".ts", Lang::javascript},
+    {".tsx", Lang::javascript},
+    {".mts", Lang::javascript},
+    {".vue", Lang::javascript},
+    {".svelte", Lang::javascript},
+    {".go", Lang::go},
+    {".java", Lang::java},
+    {".kt", Lang::java},
+    {".kts", Lang::java},
+    {".cs", Lang::csharp},
+    {".rb", Lang::ruby},
+    {".php", Lang::php},
+    {".rs", Lang::rust},
+    {".sh", Lang::shell},
+    {".bash", Lang::shell},
+    {".zsh", Lang::shell},
+    {".ps1", Lang::powershell},
+    {".psm1", Lang::powershell},
+    {".ini", Lang::ini},
+    {".cfg", Lang::ini},
+    {".conf", Lang::ini},
+    {".toml", Lang::toml},
+    {".yml", Lang::yaml},
+    {".yaml", Lang::yaml},
+    {".json", Lang::json},
+    {".properties", Lang::properties},
+    {".md", Lang::markdown},
+    {".markdown", Lang::markdown},
     {".ipynb", Lang::notebook},
 }};
 
@@ -215,7 +257,8 @@ Lang language_of(std::string_view path) noexcept {
         // name or a suffix after a dot or dash ("api.Dockerfile",
         // "docker-compose.dev.yml" does not: it is plain YAML).
         if (suffix.front() != '.' && name.size() != suffix.size() &&
-            name[name.size() - suffix.size() - 1] != '.' && name[name.size() - suffix.size() - 1] != '-')
+            name[name.size() - suffix.size() - 1] != '.' &&
+            name[name.size() - suffix.size() - 1] != '-')
             continue;
         return lang;
     }
@@ -226,18 +269,22 @@ Lang language_of(std::string_view path) noexcept {
 
 std::string_view lang_name(Lang lang) noexcept {
     static constexpr std::array<std::string_view, 21> names{
-        "python", "javascript", "go", "java", "csharp", "ruby", "php", "rust", "shell",
-        "powershell", "dotenv", "ini", "toml", "yaml", "json", "properties", "dockerfile",
-        "compose", "markdown", "notebook", "other"};
+        "python", "javascript", "go",         "java",    "csharp",   "ruby",     "php",
+        "rust",   "shell",      "powershell", "dotenv",  "ini",      "toml",     "yaml",
+        "json",   "properties", "dockerfile", "compose", "markdown", "notebook", "other"};
     return names[static_cast<std::size_t>(lang)];
 }
 
 std::string_view hit_kind_name(HitKind kind) noexcept {
     switch (kind) {
-    case HitKind::client: return "client";
-    case HitKind::config: return "config";
-    case HitKind::server: return "server";
-    case HitKind::harmless: return "harmless";
+    case HitKind::client:
+        return "client";
+    case HitKind::config:
+        return "config";
+    case HitKind::server:
+        return "server";
+    case HitKind::harmless:
+        return "harmless";
     }
     return "harmless";
 }
@@ -252,7 +299,8 @@ bool may_mention_loopback(std::string_view text) noexcept {
 std::vector<LoopbackRef> find_loopback_refs(std::string_view s) {
     std::vector<LoopbackRef> out;
     for (std::string_view needle : needles) {
-        for (std::size_t i = s.find(needle); i != std::string_view::npos; i = s.find(needle, i + 1)) {
+        for (std::size_t i = s.find(needle); i != std::string_view::npos;
+             i = s.find(needle, i + 1)) {
             auto h = host_at(s, i, needle);
             if (!h)
                 continue;
@@ -265,7 +313,8 @@ std::vector<LoopbackRef> find_loopback_refs(std::string_view s) {
             const char before = h->begin > 0 ? s[h->begin - 1] : ' ';
             const char after = end < s.size() ? s[end] : ' ';
             ref.quoted_alone = !ref.url && !ref.email && ref.port == 0 &&
-                               (before == '"' || before == '\'' || before == '`') && after == before;
+                               (before == '"' || before == '\'' || before == '`') &&
+                               after == before;
             if (!ref.url && !ref.email && ref.port == 0 && !ref.quoted_alone &&
                 !bare_host_is_a_value(s, h->begin))
                 continue;

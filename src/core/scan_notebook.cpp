@@ -15,7 +15,8 @@ public:
     explicit JsonReader(std::string_view s) : s_(s) {}
 
     void ws() noexcept {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
+        while (i_ < s_.size() &&
+               (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
             ++i_;
     }
     bool eat(char c) noexcept {
@@ -63,8 +64,12 @@ public:
                 continue;
             }
             if (out)
-                out->push_back(e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b'
-                                                                        : e == 'f' ? '\f' : e);
+                out->push_back(e == 'n'   ? '\n'
+                               : e == 't' ? '\t'
+                               : e == 'r' ? '\r'
+                               : e == 'b' ? '\b'
+                               : e == 'f' ? '\f'
+                                          : e);
         }
         return false;
     }

@@ -14,8 +14,8 @@ using enum RuleTest;
 
 constexpr LangMask py = lang_bit(python);
 constexpr LangMask js = lang_bit(javascript);
-constexpr LangMask code = langs({python, javascript, go, java, csharp, ruby, php, rust, shell,
-                                 powershell});
+constexpr LangMask code =
+    langs({python, javascript, go, java, csharp, ruby, php, rust, shell, powershell});
 constexpr LangMask config_langs = langs({dotenv, ini, toml, yaml, json, properties});
 
 // clang-format off
@@ -163,9 +163,15 @@ constexpr ImportRule imports[] = {
 
 } // namespace
 
-std::span<const ScanRule> scan_rules() noexcept { return rules; }
-std::span<const ImportRule> import_rules() noexcept { return imports; }
+std::span<const ScanRule> scan_rules() noexcept {
+    return rules;
+}
+std::span<const ImportRule> import_rules() noexcept {
+    return imports;
+}
 
-bool is_config_lang(Lang lang) noexcept { return (config_langs & lang_bit(lang)) != 0; }
+bool is_config_lang(Lang lang) noexcept {
+    return (config_langs & lang_bit(lang)) != 0;
+}
 
 } // namespace loopcheck

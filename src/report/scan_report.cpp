@@ -60,9 +60,9 @@ void text_details(std::string& out, const ScanHit& h, const TextStyle& style) {
 
 void text_hit(std::string& out, const ScanHit& h, const TextStyle& style, bool details) {
     const std::string_view label = h.risky ? "RISKY" : hit_kind_name(h.kind);
-    out += fmt::format("  {} {}  {}  {}\n", paint(style.color, fmt::format("{:<8}", label),
-                                                   h.risky ? 31 : 1),
-                       where(h), who(h), target(h));
+    out += fmt::format("  {} {}  {}  {}\n",
+                       paint(style.color, fmt::format("{:<8}", label), h.risky ? 31 : 1), where(h),
+                       who(h), target(h));
     if (details)
         text_details(out, h, style);
 }
@@ -84,7 +84,8 @@ std::string skips_line(const ScanResult& r) {
     if (s.invalid_utf8)
         read_anyway += fmt::format("{} with invalid UTF-8", s.invalid_utf8);
     if (s.long_lines)
-        read_anyway += fmt::format("{}{} long lines", read_anyway.empty() ? "" : ", ", s.long_lines);
+        read_anyway +=
+            fmt::format("{}{} long lines", read_anyway.empty() ? "" : ", ", s.long_lines);
     std::string line = fmt::format("{} files listed, {} read ({} bytes)", r.files_listed,
                                    r.files_read, r.bytes_read);
     if (!out.empty())
@@ -134,8 +135,8 @@ std::string render_scan_text(const ScanResult& r, const TextStyle& style, bool v
             out += "\n";
         risky += h.risky ? 1 : 0;
         servers += h.kind == HitKind::server && !h.risky ? 1 : 0;
-        text_hit(out, h, style, h.risky || h.kind == HitKind::server ||
-                                    (verbose && h.kind != HitKind::harmless));
+        text_hit(out, h, style,
+                 h.risky || h.kind == HitKind::server || (verbose && h.kind != HitKind::harmless));
     }
     if (rest > 0)
         out += fmt::format("\n{} more hits not shown (-v shows every hit)\n", rest);
@@ -169,10 +170,14 @@ std::string render_scan_json(const ScanResult& r, std::string_view version) {
     w.key("read").value(static_cast<std::int64_t>(r.files_read));
     w.key("bytes").value(static_cast<std::int64_t>(r.bytes_read));
     const ScanSkips& s = r.skips;
-    for (auto [name, n] : {std::pair{"binary", s.binary}, {"too_large", s.too_large},
-                           {"unreadable", s.unreadable}, {"not_regular", s.not_regular},
-                           {"symlink_loop", s.symlink_loop}, {"other_type", s.other_type},
-                           {"invalid_utf8", s.invalid_utf8}, {"long_lines", s.long_lines}})
+    for (auto [name, n] : {std::pair{"binary", s.binary},
+                           {"too_large", s.too_large},
+                           {"unreadable", s.unreadable},
+                           {"not_regular", s.not_regular},
+                           {"symlink_loop", s.symlink_loop},
+                           {"other_type", s.other_type},
+                           {"invalid_utf8", s.invalid_utf8},
+                           {"long_lines", s.long_lines}})
         w.key(name).value(static_cast<std::int64_t>(n));
     w.end_object();
     w.key("endpoints").begin_array();
@@ -201,11 +206,10 @@ std::string render_scan_markdown(const ScanResult& r) {
         if (h.kind == HitKind::harmless)
             continue;
         ++rows;
-        out += fmt::format("| {} | {} | {} | `{}` | {} | {} |\n",
-                           h.risky ? "**risky**" : hit_kind_name(h.kind),
-                           markdown_code(where(h), MarkdownPlace::table_cell),
-                           escape_markdown(who(h)), target(h), escape_markdown(h.cost_windows),
-                           escape_markdown(h.fix));
+        out += fmt::format(
+            "| {} | {} | {} | `{}` | {} | {} |\n", h.risky ? "**risky**" : hit_kind_name(h.kind),
+            markdown_code(where(h), MarkdownPlace::table_cell), escape_markdown(who(h)), target(h),
+            escape_markdown(h.cost_windows), escape_markdown(h.fix));
     }
     if (rows == 0)
         out += "| | no client, config or server hits | | | | |\n";

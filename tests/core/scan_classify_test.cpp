@@ -47,8 +47,9 @@ TEST_CASE("scan: Python clients", "[scan]") {
 }
 
 TEST_CASE("scan: a URL from an env var with a localhost default", "[scan]") {
-    const char* with_client = "import os\nimport httpx\n"
-                              "BASE = os.environ.get('OLLAMA_BASE_URL', 'http://localhost:11434')\n";
+    const char* with_client =
+        "import os\nimport httpx\n"
+        "BASE = os.environ.get('OLLAMA_BASE_URL', 'http://localhost:11434')\n";
     auto h = only_hit("a.py", with_client);
     CHECK(h.kind == HitKind::client);
     CHECK(h.rule == "import-context");
@@ -91,11 +92,14 @@ TEST_CASE("scan: comments", "[scan]") {
     CHECK(only_hit("a.go", "// see http://localhost:8080/debug").rule == "comment");
     CHECK(only_hit("a.js", "/* proxy\n http://localhost:1 */").rule == "comment");
     CHECK(only_hit("a.js", "x = 'http://localhost:8080/#/x'").rule != "comment");
-    CHECK(only_hit("a.go", "r.Handle(\"/api/*\", h) // routes\nresp, _ := http.Get(\"http://localhost:8080/\")")
+    CHECK(only_hit(
+              "a.go",
+              "r.Handle(\"/api/*\", h) // routes\nresp, _ := http.Get(\"http://localhost:8080/\")")
               .rule == "go-client"); // "/api/*" in a string opens no block comment
     CHECK(only_hit(".env", "# OLLAMA_BASE_URL=http://localhost:11434").rule == "comment");
-    const char* doc = "import requests\ndef f():\n    \"\"\"Fetch.\n\n    >>> f('http://localhost:8000')\n"
-                      "    \"\"\"\n    return requests.get('http://localhost:8000')\n";
+    const char* doc =
+        "import requests\ndef f():\n    \"\"\"Fetch.\n\n    >>> f('http://localhost:8000')\n"
+        "    \"\"\"\n    return requests.get('http://localhost:8000')\n";
     auto hits = classify_text("a.py", Lang::python, doc);
     REQUIRE(hits.size() == 2);
     CHECK(hits[0].rule == "comment");
@@ -113,7 +117,8 @@ TEST_CASE("scan: CRLF files", "[scan]") {
 
 TEST_CASE("scan: other languages' clients", "[scan]") {
     CHECK(only_hit("m.go", "resp, _ := http.Get(\"http://localhost:8080/\")").client == "go");
-    CHECK(only_hit("A.java", "URI.create(\"http://localhost:8080/x\")").client == "java-httpclient");
+    CHECK(only_hit("A.java", "URI.create(\"http://localhost:8080/x\")").client ==
+          "java-httpclient");
     CHECK(only_hit("A.cs", "new Uri(\"http://localhost:5000\")").client == "dotnet");
     CHECK(only_hit("a.rb", "Net::HTTP.get(URI('http://localhost:3000/'))").client == "ruby");
     CHECK(only_hit("a.php", "curl_init('http://localhost:8080/');").client == "php");

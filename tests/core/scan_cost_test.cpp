@@ -33,7 +33,8 @@ constexpr const char* client_code = "import requests\n"
 } // namespace
 
 TEST_CASE("scan endpoints: each client and config (host, port) once", "[scan]") {
-    auto r = result_of("a.py", std::string(client_code) + "requests.get('http://localhost:11434/x')\n");
+    auto r =
+        result_of("a.py", std::string(client_code) + "requests.get('http://localhost:11434/x')\n");
     REQUIRE(r.endpoints.size() == 2);
     CHECK(r.endpoints[0].host == "localhost");
     CHECK(r.endpoints[1].host == "127.0.0.1");
@@ -167,8 +168,9 @@ TEST_CASE("scan: clients that do not pay", "[scan]") {
 }
 
 TEST_CASE("scan: a line that lists both families of one port tries each", "[scan]") {
-    auto r = result_of("a.go", "import \"net/http\"\n"
-                               "for _, a := range []string{\"127.0.0.1:5173\", \"localhost:5173\"} {\n");
+    auto r =
+        result_of("a.go", "import \"net/http\"\n"
+                          "for _, a := range []string{\"127.0.0.1:5173\", \"localhost:5173\"} {\n");
     REQUIRE(r.hits.size() == 2);
     infer_servers(r.endpoints, r.hits);
     conclude_scan(r);

@@ -15,8 +15,26 @@ namespace loopcheck {
 
 /// The kinds of file scan reads; `other` is not read at all.
 enum class Lang : std::uint8_t {
-    python, javascript, go, java, csharp, ruby, php, rust, shell, powershell,
-    dotenv, ini, toml, yaml, json, properties, dockerfile, compose, markdown, notebook,
+    python,
+    javascript,
+    go,
+    java,
+    csharp,
+    ruby,
+    php,
+    rust,
+    shell,
+    powershell,
+    dotenv,
+    ini,
+    toml,
+    yaml,
+    json,
+    properties,
+    dockerfile,
+    compose,
+    markdown,
+    notebook,
     other,
 };
 
@@ -30,13 +48,13 @@ std::string_view lang_name(Lang lang) noexcept;
 /// A mention of a loopback host in a line: a URL, a host:port pair or a
 /// quoted host literal.
 struct LoopbackRef {
-    std::size_t col = 0;       ///< 0-based byte offset where the host (or URL) starts
-    std::size_t length = 0;    ///< bytes the reference takes
-    std::string host;          ///< normalised: localhost, 127.x.y.z, ::1, 0.0.0.0, host.docker.internal
-    std::uint16_t port = 0;    ///< 0 when the text names none
+    std::size_t col = 0;    ///< 0-based byte offset where the host (or URL) starts
+    std::size_t length = 0; ///< bytes the reference takes
+    std::string host; ///< normalised: localhost, 127.x.y.z, ::1, 0.0.0.0, host.docker.internal
+    std::uint16_t port = 0;        ///< 0 when the text names none
     bool port_from_scheme = false; ///< http:// -> 80, https:// -> 443
-    bool url = false;          ///< written as scheme://host
-    bool email = false;        ///< user@localhost with no scheme: an e-mail address
+    bool url = false;              ///< written as scheme://host
+    bool email = false;            ///< user@localhost with no scheme: an e-mail address
     bool quoted_alone = false; ///< "localhost" or '127.0.0.1' alone in quotes (a bind or a setting)
 };
 
@@ -54,28 +72,28 @@ std::string_view hit_kind_name(HitKind kind) noexcept;
 /// One finding: where, what the classifier decided and (after the probe
 /// join, scan_cost.hpp) what it costs.
 struct ScanHit {
-    Untrusted path;                   ///< as listed (file names are anyone's text)
-    std::uint32_t line = 0;           ///< 1-based; in a notebook, the line in its cell
-    std::uint32_t col = 0;            ///< 1-based byte column
+    Untrusted path;                    ///< as listed (file names are anyone's text)
+    std::uint32_t line = 0;            ///< 1-based; in a notebook, the line in its cell
+    std::uint32_t col = 0;             ///< 1-based byte column
     std::optional<std::uint32_t> cell; ///< notebooks: the 0-based cell index
     Lang lang = Lang::other;
-    Untrusted text;                   ///< the line, trimmed, at most 200 bytes
+    Untrusted text; ///< the line, trimmed, at most 200 bytes
     LoopbackRef ref;
     HitKind kind = HitKind::harmless;
-    std::string_view rule;            ///< the rule's id (scan_rules.cpp)
-    std::string reason;               ///< in loopcheck's words
-    std::string client;               ///< client-table row id for client hits ("python"); may be empty
-    std::string client_label;         ///< the library as people know it ("requests")
-    std::string server;               ///< server hits: which server binds ("uvicorn")
-    std::string config_key;           ///< config hits: the key (OLLAMA_BASE_URL)
-    std::string consumer;             ///< config hits: the code in the tree that reads the key
+    std::string_view rule;    ///< the rule's id (scan_rules.cpp)
+    std::string reason;       ///< in loopcheck's words
+    std::string client;       ///< client-table row id for client hits ("python"); may be empty
+    std::string client_label; ///< the library as people know it ("requests")
+    std::string server;       ///< server hits: which server binds ("uvicorn")
+    std::string config_key;   ///< config hits: the key (OLLAMA_BASE_URL)
+    std::string consumer;     ///< config hits: the code in the tree that reads the key
 
     // Filled by the cost join (scan_cost.hpp).
     bool risky = false;
-    bool inferred = false;  ///< the server side is the port's usual server, not a listener seen
+    bool inferred = false;     ///< the server side is the port's usual server, not a listener seen
     bool alternatives = false; ///< the same line names the port through both families
-    std::string listens;    ///< who listens, in words
-    std::string cost_here;  ///< on this machine
+    std::string listens;       ///< who listens, in words
+    std::string cost_here;     ///< on this machine
     std::string cost_windows;
     std::string fix;
 };
@@ -105,11 +123,11 @@ struct ScanEndpoint {
     std::string host;
     std::uint16_t port = 0;
     bool probed = false;
-    bool accepted_here = false;        ///< some address accepted a connect here
-    bool v4 = false, v6 = false;       ///< families the server listens on (seen or inferred)
-    bool inferred = false;             ///< from the usual server of the port or a bind in the tree
-    std::string server;                ///< who: "ollama (pid 812)" or "Ollama (usual on 11434)"
-    std::string server_fix;            ///< the server's own setting that binds both families
+    bool accepted_here = false;  ///< some address accepted a connect here
+    bool v4 = false, v6 = false; ///< families the server listens on (seen or inferred)
+    bool inferred = false;       ///< from the usual server of the port or a bind in the tree
+    std::string server;          ///< who: "ollama (pid 812)" or "Ollama (usual on 11434)"
+    std::string server_fix;      ///< the server's own setting that binds both families
 };
 
 struct ScanResult {

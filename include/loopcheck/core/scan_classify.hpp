@@ -66,8 +66,8 @@ private:
     bool in_block_comment_ = false, block_at_start_ = false;
     bool in_docstring_ = false, docstring_at_start_ = false; ///< Python triple quotes
     bool workflow_ = false, ubuntu_runner_ = false, dev_server_config_ = false, test_file_ = false;
-    std::vector<Open> open_;                     ///< unclosed ( [ { with their line
-    std::array<std::string, 8> recent_;          ///< the last lines (capped), by line number
+    std::vector<Open> open_;            ///< unclosed ( [ { with their line
+    std::array<std::string, 8> recent_; ///< the last lines (capped), by line number
     std::uint64_t long_lines_ = 0;
     std::vector<EnvRead>* env_reads_ = nullptr;
     void track_env_reads(std::string_view text);

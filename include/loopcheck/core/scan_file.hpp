@@ -10,7 +10,13 @@
 namespace loopcheck {
 
 /// Why a listed file was not read (the platform's reasons, as the report counts them).
-enum class ScanFileSkip : std::uint8_t { too_large, unreadable, not_regular, symlink_loop, vanished };
+enum class ScanFileSkip : std::uint8_t {
+    too_large,
+    unreadable,
+    not_regular,
+    symlink_loop,
+    vanished
+};
 
 /// Adds one file's hits and counts to `r`: a NUL in the first 8000 bytes is
 /// a binary file (skipped); a file with no loopback needle costs one search;

@@ -30,7 +30,9 @@ enum class RuleTest : std::uint8_t {
 
 using LangMask = std::uint32_t;
 
-constexpr LangMask lang_bit(Lang l) noexcept { return LangMask{1} << static_cast<unsigned>(l); }
+constexpr LangMask lang_bit(Lang l) noexcept {
+    return LangMask{1} << static_cast<unsigned>(l);
+}
 constexpr LangMask langs(std::initializer_list<Lang> list) noexcept {
     LangMask m = 0;
     for (Lang l : list)
@@ -42,10 +44,10 @@ struct ScanRule {
     std::string_view id;
     HitKind kind;
     RuleTest test;
-    LangMask langs;                      ///< 0: every language
+    LangMask langs;                       ///< 0: every language
     std::array<std::string_view, 12> any; ///< RuleTest::contains: any of these in the statement
-    std::string_view client;             ///< client-table row id (client rules)
-    std::string_view label;              ///< the library or server as people name it
+    std::string_view client;              ///< client-table row id (client rules)
+    std::string_view label;               ///< the library or server as people name it
     std::string_view reason;
     Lang example_lang;
     std::string_view example; ///< a line this rule classifies (with example_context before it)

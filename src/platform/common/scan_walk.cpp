@@ -13,9 +13,10 @@ namespace fs = std::filesystem;
 
 bool skipped_directory(std::string_view name) noexcept {
     static constexpr std::array<std::string_view, 22> names{
-        ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
-        ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "target", ".next",
-        ".nuxt", ".cache", ".gradle", ".idea", "obj", "site-packages"};
+        ".git",        ".hg",   ".svn",   "node_modules", ".venv",         "venv",
+        "__pycache__", ".tox",  ".nox",   ".mypy_cache",  ".pytest_cache", ".ruff_cache",
+        "build",       "dist",  "target", ".next",        ".nuxt",         ".cache",
+        ".gradle",     ".idea", "obj",    "site-packages"};
     for (std::string_view n : names)
         if (name == n)
             return true;

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <fcntl.h>
+#include <optional>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -54,10 +54,11 @@ std::optional<Listing> git_list(const std::string& root, const VisitFile& visit)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    const char* argv[] = {"git", "-C", root.c_str(), "ls-files", "-z", "-c", "-o",
-                          "--exclude-standard", nullptr};
+    const char* argv[] = {"git", "-C", root.c_str(),         "ls-files", "-z",
+                          "-c",  "-o", "--exclude-standard", nullptr};
     pid_t pid = 0;
-    const int rc = ::posix_spawnp(&pid, "git", &actions, nullptr, const_cast<char**>(argv), environ);
+    const int rc =
+        ::posix_spawnp(&pid, "git", &actions, nullptr, const_cast<char**>(argv), environ);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     if (rc != 0) {

@@ -2,9 +2,9 @@
 // a file is read only when std::filesystem says it is a regular file.
 // Every file of this folder takes the Windows headers through the one shared
 // header first (tests/windows/check_headers.py), even one that needs none.
-#include "loopcheck/platform/win32/winsock.hpp"
-
 #include "loopcheck/platform/common/scan_files.hpp"
+
+#include "loopcheck/platform/win32/winsock.hpp"
 
 #include <filesystem>
 #include <fstream>
