@@ -6,6 +6,7 @@
 
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/scan.hpp"
+#include "loopcheck/core/scan_servers.hpp"
 
 #include <span>
 #include <string>
@@ -13,22 +14,6 @@
 #include <vector>
 
 namespace loopcheck {
-
-/// A port's usual local server and its default bind (docs/scan.md,
-/// "Inferred servers"; the facts are ../shared/docs/stack.md's table A).
-struct UsualServer {
-    std::uint16_t port;
-    std::string_view name;
-    std::string_view server; ///< the key of server_fix()
-    bool v4, v6;             ///< the families its default bind takes (on Windows)
-    std::string_view bind;   ///< in words: "127.0.0.1"
-};
-std::span<const UsualServer> usual_servers() noexcept;
-const UsualServer* usual_server(std::uint16_t port) noexcept;
-
-/// The server's own setting that makes it take both families, by key
-/// ("ollama", "uvicorn", ...; anything else gets the general advice).
-std::string server_fix(std::string_view server, std::uint16_t port);
 
 /// The distinct (host, port) pairs of client and config hits that name a
 /// port, in first-seen order (host.docker.internal and 0.0.0.0 left out:
