@@ -177,6 +177,21 @@ def git_listing(tmp):
           f"git work tree: tracked (even under build/) and untracked read, ignored not ({paths})")
 
 
+def untrusted_text(tmp):
+    """File names and lines are anyone's text: no control byte reaches the
+    terminal or the Markdown, and JSON keeps the exact bytes."""
+    root = pathlib.Path(tmp) / "evil"
+    name = "x\x1b[31mred\u202e.py"
+    write(root, name, "import requests\nrequests.get('http://localhost:1/\x1b]0;owned\x07')\n")
+    code, text, _ = scan("--no-probe", "-v", str(root))
+    check("\x1b" not in text and "\u202e" not in text and "\\x1b" in text,
+          "text: controls in file names and lines are escaped")
+    code, md, _ = scan("--no-probe", "--markdown", str(root))
+    check("\x1b" not in md and "\u202e" not in md, "Markdown: controls escaped")
+    code, js, _ = scan("--no-probe", "--json", str(root))
+    check(json.loads(js)["hits"][0]["path"].endswith(name), "JSON: the exact name")
+
+
 def interrupted():
     """Ctrl-C during a long scan: exit 130 with the result so far (a scan
     that finishes before the signal arrives proves nothing and passes)."""
@@ -202,6 +217,7 @@ with tempfile.TemporaryDirectory() as tmp:
     dual_stack_run(root, port)
     bad_input(tmp)
     git_listing(tmp)
+    untrusted_text(tmp)
 interrupted()
 
 print(f"{len(failures)} failed")
