@@ -130,7 +130,9 @@ Command add_scan_command(CLI::App& app) {
         "scan", "find the localhost URLs in a codebase that cost a Windows user ~2 s per connect");
     sub->add_option("path", args->paths, "files or folders to scan (default: .)")
         ->type_name("PATH");
-    add_common_options(*sub, args->common);
+    CommonSet which;
+    which.threshold = false; // nothing here is judged by a time threshold
+    add_common_options(*sub, args->common, which);
     sub->add_flag(
         "--no-probe", args->no_probe,
         "static scan only: connect to nothing, infer servers from the tree and usual ports");
@@ -144,7 +146,8 @@ bind), or harmless (CORS lists, Host checks, URLs for a person, dev-server
 proxies, Linux-only contexts, e-mail addresses, comments). Then probes each
 distinct (host, port) of the client and config hits once, all at once, and
 joins it with the listener table; where nothing listens, the port's usual
-server decides (inferred). docs/scan.md lists every rule.
+server decides (inferred). Text shows the risky hits and server binds; -v
+every hit and every skipped file. docs/scan.md lists every rule.
 
 Exit codes:
   0  nothing risky
