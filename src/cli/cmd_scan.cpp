@@ -10,6 +10,7 @@
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/scan_cost.hpp"
 #include "loopcheck/core/scan_file.hpp"
+#include "loopcheck/core/scan_pins.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/probe.hpp"
@@ -61,7 +62,7 @@ bool scan_roots(const std::vector<std::string>& roots, ScanResult& r, bool name_
                 path.remove_prefix(2);
             ++r.files_listed;
             const Lang lang = language_of(path);
-            if (lang == Lang::other) {
+            if (lang == Lang::other && !is_pin_file(path)) {
                 ++r.skips.other_type;
                 return !stop_requested();
             }

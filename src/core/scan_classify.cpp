@@ -128,6 +128,7 @@ void FileScanner::track_imports(std::string_view text) {
         if ((r.langs & bit) && t.find(r.text) != std::string_view::npos) {
             import_client_ = r.client;
             import_label_ = r.label;
+            import_package_ = r.text;
             return;
         }
 }
@@ -314,6 +315,8 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
             return false;
         if (rule.kind == HitKind::server)
             hit.server = server_named_by(which);
+        else if (rule.kind == HitKind::client)
+            hit.package = package_for(rule.id, which);
         return true;
     }
     case RuleTest::bind_value:
@@ -326,6 +329,7 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
             return false;
         hit.client = import_client_;
         hit.client_label = import_label_;
+        hit.package = import_package_;
         return true;
     case RuleTest::code_fallback:
         return true;

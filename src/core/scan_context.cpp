@@ -34,6 +34,26 @@ bool key_char(char c) noexcept {
 
 } // namespace
 
+std::string_view package_for(std::string_view rule, std::string_view needle) noexcept {
+    if (rule == "py-requests")
+        return "requests";
+    if (rule == "py-httpx" || needle == "AsyncClient(")
+        return "httpx";
+    if (rule == "py-openai" || needle == "AsyncOpenAI(" || needle == "new OpenAI(")
+        return "openai";
+    if (needle == "aiohttp." || needle == "ClientSession(")
+        return "aiohttp";
+    if (needle == "ChatOllama(" || needle == "OllamaLLM(" || needle == "OllamaEmbeddings(")
+        return "langchain-ollama";
+    if (needle == "axios")
+        return "axios";
+    if (needle == "new Ollama(" || needle == "AsyncOllama" || needle == "Client(host=")
+        return "ollama";
+    if (needle == "completion(" || needle == "acompletion(" || needle == "embedding(")
+        return "litellm";
+    return {};
+}
+
 bool may_read_env(std::string_view text) noexcept {
     return text.find("env") != std::string_view::npos ||
            text.find("ENV") != std::string_view::npos || text.find("Env") != std::string_view::npos;

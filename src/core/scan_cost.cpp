@@ -3,6 +3,7 @@
 #include "loopcheck/core/scan_cost.hpp"
 
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/scan_pins.hpp"
 
 #include <algorithm>
 #include <array>
@@ -301,6 +302,7 @@ void mark_alternatives(std::vector<ScanHit>& hits) {
 void conclude_scan(ScanResult& r) {
     bool risky_exit = false;
     mark_alternatives(r.hits);
+    apply_pins(r.hits, r.pins);
     for (ScanHit& h : r.hits) {
         if (h.kind == HitKind::server) {
             const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn";

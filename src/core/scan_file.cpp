@@ -4,6 +4,7 @@
 
 #include "loopcheck/core/scan_classify.hpp"
 #include "loopcheck/core/scan_context.hpp"
+#include "loopcheck/core/scan_pins.hpp"
 
 #include <cstring>
 
@@ -43,6 +44,10 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
     }
     ++r.files_read;
     r.bytes_read += content.size();
+    if (is_pin_file(path))
+        read_pins(path, content, r.pins);
+    if (lang == Lang::other)
+        return; // a lock or requirements file: its pins are all scan needs
     const bool loopback = may_mention_loopback(content);
     if (!loopback && !(lang != Lang::markdown && !is_config_lang(lang) && may_read_env(content)))
         return;

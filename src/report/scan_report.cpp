@@ -47,6 +47,8 @@ std::string who(const ScanHit& h) {
 void text_details(std::string& out, const ScanHit& h, const TextStyle& style) {
     out += fmt::format("    {}\n", paint(style.color, h.text.escaped(), 2));
     out += fmt::format("    {}\n", h.reason);
+    if (!h.pinned.empty())
+        out += fmt::format("    pinned: {}\n", h.pinned);
     if (!h.consumer.empty())
         out += fmt::format("    read by: {}\n", h.consumer);
     if (!h.listens.empty())
@@ -111,6 +113,7 @@ void write_hit(JsonWriter& w, const ScanHit& h) {
     w.key("url").value(h.ref.url);
     w.key("server").value(h.server).key("config_key").value(h.config_key);
     w.key("consumer").value(h.consumer);
+    w.key("pinned").value(h.pinned);
     w.key("text").value(h.text).key("listens").value(h.listens);
     w.key("inferred").value(h.inferred).key("cost_here").value(h.cost_here);
     w.key("cost_windows").value(h.cost_windows).key("fix").value(h.fix);

@@ -52,6 +52,7 @@ def fixture(root, port):
     write(root, "Dockerfile", f"HEALTHCHECK CMD curl -f http://localhost:{port}/ || exit 1\n")
     write(root, "node_modules/dep/index.js", f"fetch('http://localhost:{port}')\n")
     write(root, ".env", f"OLLAMA_BASE_URL=http://localhost:{port}\n")
+    write(root, "requirements.txt", "requests==2.31.0\nopenai>=1.30\n")
 
 
 def hits_by_path(doc):
@@ -82,6 +83,8 @@ def ipv4_only_run(root):
     check(len(client) == 2 and all(h["risky"] for h in client), "the requests hits are risky")
     check(all(h["client"] == "python" for h in client), "mapped to the python row")
     check(any("127.0.0.1" in h["listens"] for h in client), "who listens is named")
+    check(all(h["pinned"] == "requests 2.31.0 (" + root + "/requirements.txt)" for h in client),
+          "the requests pin from requirements.txt")
     llm = by.get(f"{root}/app/llm.py", [])
     check(len(llm) == 1 and llm[0]["risky"] and llm[0]["line"] == 4, "the multi-line OpenAI( call")
     srv = by.get(f"{root}/app/server.py", [])

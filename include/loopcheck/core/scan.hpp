@@ -87,6 +87,8 @@ struct ScanHit {
     std::string server;       ///< server hits: which server binds ("uvicorn")
     std::string config_key;   ///< config hits: the key (OLLAMA_BASE_URL)
     std::string consumer;     ///< config hits: the code in the tree that reads the key
+    std::string package;      ///< client hits: the library, when known ("requests")
+    std::string pinned;       ///< client hits: "aiohttp 3.8.4 (requirements.txt)"
 
     // Filled by the cost join (scan_cost.hpp).
     bool risky = false;
@@ -107,6 +109,14 @@ struct EnvRead {
     Lang lang = Lang::other;
     std::string client;       ///< the reading file's client row (its imports), or empty
     std::string client_label; ///< ... as people name it
+};
+
+/// A client library's version as a requirements or lock file names it.
+struct ScanPin {
+    std::string package; ///< as the rules name it: "aiohttp", "openai", "axios"
+    std::string version; ///< "3.8.4"; the lowest allowed for a range
+    Untrusted path;      ///< the file that pins it
+    bool npm = false;    ///< from package-lock.json (else a Python file)
 };
 
 /// Files the scan did not read, or read with a caveat.
@@ -137,6 +147,7 @@ struct ScanResult {
     std::vector<ScanHit> hits;
     std::vector<ScanEndpoint> endpoints;
     std::vector<EnvRead> env_reads; ///< the first read of each key (capped), for config hits
+    std::vector<ScanPin> pins;      ///< client libraries' versions from requirements and lock files
     bool probed = false;
     bool strict = false;
     bool interrupted = false;

@@ -60,7 +60,7 @@ private:
     std::optional<std::uint32_t> cell_;
     bool cell_code_ = true;
     // What earlier lines said.
-    std::string_view import_client_, import_label_;
+    std::string_view import_client_, import_label_, import_package_;
     bool in_fence_ = false;
     Lang fence_lang_ = Lang::other;
     bool in_block_comment_ = false, block_at_start_ = false;

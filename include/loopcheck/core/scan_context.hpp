@@ -41,6 +41,10 @@ bool may_read_env(std::string_view text) noexcept;
 /// [A-Za-z0-9_], at least 2 characters.
 std::vector<std::string> env_keys_read(std::string_view line);
 
+/// The library a client rule's needle names, for version pins
+/// ("requests", "aiohttp", "axios"); empty when it names none.
+std::string_view package_for(std::string_view rule, std::string_view needle) noexcept;
+
 /// Lang of a Markdown fence's info string ("python", "bash", "js", ...);
 /// shell for a bare fence and anything unknown.
 Lang fence_language(std::string_view info) noexcept;
