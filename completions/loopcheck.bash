@@ -16,8 +16,16 @@ _loopcheck() {
         COMPREPLY=($(compgen -W "-h --help --for --interval --all-addresses --strict --down --format --json --markdown -v --verbose -q --quiet" -- "$cur"))
         return
     fi
+    if [[ "${COMP_WORDS[1]}" == scan ]]; then
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "-h --help --no-probe --strict -t --timeout --format --json --markdown --color -v --verbose -q --quiet" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
+        return
+    fi
     if ((COMP_CWORD == 1)) && [[ "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "audit listen staircase wait" -- "$cur"))
+        COMPREPLY=($(compgen -W "audit listen scan staircase wait" -- "$cur"))
         [[ -n "$cur" && ${#COMPREPLY[@]} -gt 0 ]] && return
     fi
     if [[ "$cur" == -* ]]; then

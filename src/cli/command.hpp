@@ -27,6 +27,8 @@ struct CommandEntry {
 extern const CommandEntry audit_command;
 /// `loopcheck listen` (src/cli/cmd_listen.cpp).
 extern const CommandEntry listen_command;
+/// `loopcheck scan` (src/cli/cmd_scan.cpp).
+extern const CommandEntry scan_command;
 /// `loopcheck staircase` (src/cli/cmd_staircase.cpp).
 extern const CommandEntry staircase_command;
 /// `loopcheck wait` (src/cli/cmd_wait.cpp).

@@ -48,8 +48,8 @@ TEST_CASE("plain_targets: only words that CLI11 could read as nothing but target
     for (const auto& words : std::vector<std::vector<std::string>>{
              {"-n", "2", "localhost:1"}, {"localhost:1", "--json"}, {"--", "localhost:1"},
              {"-"}, {""}, {"localhost:1", ""}, {"audit"}, {"wait", "localhost:1"},
-             {"listen", "127.0.0.1:0"}, {"staircase"}, {"localhost:1", "-vh"}, {"--help"},
-             {"-V"}}) {
+             {"listen", "127.0.0.1:0"}, {"scan"}, {"scan", "src"}, {"staircase"},
+             {"localhost:1", "-vh"}, {"--help"}, {"-V"}}) {
         INFO(words.front());
         CHECK_FALSE(plain(words).has_value());
     }

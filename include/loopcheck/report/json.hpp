@@ -2,11 +2,13 @@
 // out (src/report/json/), each with its "schema" name: "loopcheck/1"
 // (docs/report.schema.json), "loopcheck-audit/1" (each port's "localhost"
 // object is a "targets" entry of the check's), "loopcheck-staircase/1"
-// (durations in milliseconds), "loopcheck-wait/1" (docs/wait.schema.json).
+// (durations in milliseconds), "loopcheck-wait/1" (docs/wait.schema.json),
+// "loopcheck-scan/1" (docs/scan.schema.json).
 #pragma once
 
 #include "loopcheck/core/audit.hpp"
 #include "loopcheck/core/report.hpp"
+#include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/wait.hpp"
 
@@ -18,5 +20,7 @@ std::string render_json(const Report& report);
 std::string render_json(const AuditReport& report);
 std::string render_json(const StaircaseReport& report);
 std::string render_json(const WaitReport& report);
+/// "schema": "loopcheck-scan/1" (docs/scan.schema.json): every hit.
+std::string render_json(const ScanResult& result);
 
 } // namespace loopcheck

@@ -4,6 +4,7 @@
 
 #include "loopcheck/core/audit.hpp"
 #include "loopcheck/core/report.hpp"
+#include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/wait.hpp"
 
 #include <string>
@@ -13,5 +14,6 @@ namespace loopcheck {
 std::string render_markdown(const Report& report);
 std::string render_markdown(const AuditReport& report);
 std::string render_markdown(const WaitReport& report);
+std::string render_markdown(const ScanResult& result);
 
 } // namespace loopcheck

@@ -5,6 +5,7 @@
 
 #include "loopcheck/core/audit.hpp"
 #include "loopcheck/core/report.hpp"
+#include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/wait.hpp"
 
@@ -21,5 +22,8 @@ std::string render_text(const Report& report, const TextStyle& style);
 std::string render_text(const AuditReport& report, const TextStyle& style);
 std::string render_text(const StaircaseReport& report);
 std::string render_text(const WaitReport& report);
+/// The summary, the risky hits and server binds in detail (every hit with
+/// `verbose`), then what was read and skipped.
+std::string render_text(const ScanResult& result, const TextStyle& style, bool verbose);
 
 } // namespace loopcheck

@@ -1,0 +1,28 @@
+// `loopcheck scan` as a request and its result (src/run/scan.cpp).
+#pragma once
+
+#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/result.hpp"
+#include "loopcheck/core/scan.hpp"
+
+#include <string>
+#include <vector>
+
+namespace loopcheck {
+
+struct ScanRequest {
+    std::vector<std::string> roots; ///< files or folders; none: "."
+    bool strict = false;            ///< config hits count as risky too
+    bool no_probe = false;          ///< static only: connect to nothing
+    bool name_skips = false;        ///< -v: name every skipped file
+    Micros timeout{5'000'000};
+    Micros threshold{100'000};
+};
+
+/// Scans every root, classifies every loopback reference, probes each
+/// distinct (host, port) of the client and config hits once (unless
+/// no_probe), and concludes; the result's exit_code is set. An Error
+/// (ErrorKind::usage) when a root cannot be read.
+Result<ScanResult> run_scan(const ScanRequest& request);
+
+} // namespace loopcheck

@@ -1,0 +1,355 @@
+// `loopcheck scan`'s conclusions: endpoints to probe, who serves each, what
+// every hit costs here and on Windows, the ranking and the exit code.
+#include "loopcheck/core/scan_cost.hpp"
+
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/scan_pins.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <map>
+
+namespace loopcheck {
+
+namespace {
+
+
+enum class Algo { sequential, happy_eyeballs, no_retries, ipv4_first };
+
+Algo algo_of(std::string_view client) noexcept {
+    if (client == "python-asyncio" || client == "curl" || client == "rust")
+        return Algo::happy_eyeballs;
+    if (client == "node" || client == "go")
+        return Algo::no_retries;
+    if (client.starts_with("java"))
+        return Algo::ipv4_first;
+    return Algo::sequential; // python, dotnet, wget, ruby, php, and config read by anyone
+}
+
+bool is_v4_literal(std::string_view host) noexcept {
+    return host.starts_with("127.");
+}
+
+std::string url_of(std::string_view host, std::uint16_t port) {
+    return host == "::1" ? fmt::format("[::1]:{}", port) : fmt::format("{}:{}", host, port);
+}
+
+/// The Windows cost of a `localhost` hit whose server takes only IPv4.
+/// A config value's reader: the language's usual client where the value
+/// sits in code (a Node or Go program reads it with libuv or Go), else one
+/// that tries one address at a time.
+Algo reader_algo(const ScanHit& hit) noexcept {
+    if (hit.kind != HitKind::config || !hit.client.empty())
+        return algo_of(hit.client);
+    if (hit.lang == Lang::javascript || hit.lang == Lang::go)
+        return Algo::no_retries;
+    if (hit.lang == Lang::java)
+        return Algo::ipv4_first;
+    return Algo::sequential;
+}
+
+void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
+    const Algo a = reader_algo(hit);
+    const std::string who = hit.kind == HitKind::client ? "this client "
+                            : hit.consumer.empty() ? "a client that tries one address at a time "
+                                                     "(Python, .NET) "
+                                                   : "its reader ";
+    switch (a) {
+    case Algo::sequential:
+        hit.risky = true;
+        hit.cost_windows =
+            who + "pays ~2 s per new connection (::1 refused, retried, then 127.0.0.1)";
+        break;
+    case Algo::happy_eyeballs:
+        hit.cost_windows = "~0.25 s per new connection (Happy Eyeballs); ~2 s where the async "
+                           "client has none (asyncio without happy_eyeballs_delay, aiohttp < 3.10)";
+        break;
+    case Algo::no_retries:
+        hit.cost_windows = "~1 ms: no SYN retries on loopback";
+        break;
+    case Algo::ipv4_first:
+        hit.cost_windows = "none: Java tries IPv4 first";
+        break;
+    }
+    if (hit.risky)
+        hit.fix = fmt::format("connect to {} (where the server listens), or {}",
+                              url_of("127.0.0.1", ep.port), ep.server_fix);
+}
+
+void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
+    if (hit.alternatives) {
+        hit.cost_windows = "none: the line lists the port on both families, so the code tries each";
+        return;
+    }
+    if (hit.ref.host == "0.0.0.0") {
+        hit.risky = true;
+        hit.cost_windows = "fails at once: 0.0.0.0 is not a destination on Windows";
+        hit.fix = "connect to 127.0.0.1 (or the address the server listens on)";
+        return;
+    }
+    if (hit.ref.host == "host.docker.internal") {
+        hit.cost_windows = "from a container: the host's address (Docker Desktop)";
+        return;
+    }
+    if (!ep || (!ep->v4 && !ep->v6)) {
+        hit.cost_windows = hit.ref.port == 0 ? "unknown: no port written"
+                                             : "unknown: no server seen or usual for this port";
+        hit.cost_here = probed && ep ? "nothing listens" : hit.cost_here;
+        return;
+    }
+    hit.inferred = ep->inferred;
+    hit.listens = ep->server;
+    hit.cost_here = !ep->probed ? "not probed" : ep->accepted_here ? "connects" : "nothing listens";
+    if (hit.ref.host == "localhost") {
+        if (ep->v4 && ep->v6)
+            hit.cost_windows = "none: the server takes both families";
+        else if (ep->v4)
+            cost_localhost_v4_only(hit, *ep);
+        else if (reader_algo(hit) == Algo::ipv4_first) {
+            hit.risky = true;
+            hit.cost_windows = "fails: Java tries 127.0.0.1 and the server listens on ::1 only";
+            hit.fix = fmt::format("connect to {}, or {}", url_of("::1", ep->port), ep->server_fix);
+        } else {
+            hit.cost_windows = "none: Windows tries ::1 first and the server listens there";
+        }
+        return;
+    }
+    const bool v4 = is_v4_literal(hit.ref.host);
+    if ((v4 && ep->v4) || (!v4 && ep->v6)) {
+        hit.cost_windows = "none: an address literal the server listens on";
+        return;
+    }
+    hit.risky = true;
+    hit.cost_windows =
+        fmt::format("refused at once: the server listens on {} only", v4 ? "IPv6" : "IPv4");
+    hit.fix = fmt::format("connect to {}, or {}", url_of(v4 ? "::1" : "127.0.0.1", ep->port),
+                          ep->server_fix);
+}
+
+/// The row that stands for a language's usual client when the reading file
+/// imports none we know.
+std::string_view default_row(Lang lang) noexcept {
+    switch (lang) {
+    case Lang::javascript:
+        return "node";
+    case Lang::go:
+        return "go";
+    case Lang::java:
+        return "java-httpclient";
+    case Lang::csharp:
+    case Lang::powershell:
+        return "dotnet";
+    case Lang::shell:
+        return "curl";
+    default:
+        return "python";
+    }
+}
+
+/// A config hit's consumer: the first code in the tree that reads its key
+/// from the environment; its client then decides the cost.
+void join_consumer(ScanHit& h, std::span<const EnvRead> reads) {
+    if (h.kind != HitKind::config || h.config_key.empty() || !h.client.empty())
+        return;
+    for (const EnvRead& read : reads) {
+        if (read.key != h.config_key)
+            continue;
+        h.client = read.client.empty() ? std::string(default_row(read.lang)) : read.client;
+        h.client_label = read.client_label;
+        h.consumer =
+            fmt::format("{}:{}{}", read.path.escaped(), read.line,
+                        read.client_label.empty() ? std::string() : " (" + read.client_label + ")");
+        return;
+    }
+}
+
+int rank(const ScanHit& h) noexcept {
+    if (h.risky && h.kind == HitKind::client)
+        return 0;
+    if (h.risky && h.kind == HitKind::config)
+        return 1;
+    switch (h.kind) {
+    case HitKind::server:
+        return 2;
+    case HitKind::client:
+        return 3;
+    case HitKind::config:
+        return 4;
+    case HitKind::harmless:
+        return 5;
+    }
+    return 5;
+}
+
+std::string thousands(std::uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/// The families a bind in the tree takes, by its host and server.
+void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
+    const std::string& h = bind.ref.host;
+    if (h == "::1") {
+        ep.v6 = true;
+    } else if (h == "localhost" && bind.server == "uvicorn") {
+        ep.v4 = ep.v6 = true; // one process binds every address localhost has
+    } else if (h == "localhost" && bind.server == "node") {
+        ep.v6 = true; // the first address only: ::1 on Windows
+    } else {
+        ep.v4 = true;
+    }
+}
+
+} // namespace
+
+std::vector<ScanEndpoint> scan_endpoints(std::span<const ScanHit> hits) {
+    std::vector<ScanEndpoint> out;
+    for (const ScanHit& h : hits) {
+        if ((h.kind != HitKind::client && h.kind != HitKind::config) || h.ref.port == 0 ||
+            h.ref.host == "0.0.0.0" || h.ref.host == "host.docker.internal")
+            continue;
+        const bool seen = std::any_of(out.begin(), out.end(), [&](const ScanEndpoint& e) {
+            return e.host == h.ref.host && e.port == h.ref.port;
+        });
+        if (!seen) {
+            ScanEndpoint ep;
+            ep.host = h.ref.host;
+            ep.port = h.ref.port;
+            out.push_back(std::move(ep));
+        }
+    }
+    return out;
+}
+
+void join_listeners(ScanEndpoint& ep, std::span<const Listener> listeners) {
+    std::vector<std::string> owners;
+    for (const Listener& l : listeners) {
+        if (l.bound.port != ep.port || !(is_loopback(l.bound) || is_unspecified(l.bound)))
+            continue;
+        if (l.bound.family == Family::ipv4)
+            ep.v4 = true;
+        else {
+            ep.v6 = true;
+            if (is_unspecified(l.bound) && l.v6only == false)
+                ep.v4 = true;
+        }
+        std::string who = l.process.empty() ? std::string("a process") : l.process.escaped();
+        if (l.pid)
+            who += fmt::format(" (pid {})", *l.pid);
+        who += " on " + endpoint_string(l.bound);
+        if (std::find(owners.begin(), owners.end(), who) == owners.end())
+            owners.push_back(std::move(who));
+    }
+    for (std::size_t i = 0; i < owners.size(); ++i)
+        ep.server += (i ? ", " : "") + owners[i];
+    for (std::string_view name : {"ollama", "llama-server", "uvicorn", "gunicorn", "node", "lm"})
+        if (ep.server.find(name) != std::string::npos) {
+            ep.server_fix = server_fix(name == "lm" ? "lmstudio" : name, ep.port);
+            return;
+        }
+    ep.server_fix = server_fix("", ep.port);
+}
+
+void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> hits) {
+    for (ScanEndpoint& ep : endpoints) {
+        if (ep.v4 || ep.v6)
+            continue;
+        auto bind = std::find_if(hits.begin(), hits.end(), [&](const ScanHit& h) {
+            return h.kind == HitKind::server && h.ref.port == ep.port;
+        });
+        if (bind != hits.end()) {
+            bind_families(*bind, ep);
+            ep.inferred = true;
+            ep.server = fmt::format("{} bound to {} at {}:{} (not listening now)", bind->server,
+                                    bind->ref.host, bind->path.escaped(), bind->line);
+            ep.server_fix = server_fix(bind->server, ep.port);
+        } else if (const UsualServer* u = usual_server(ep.port)) {
+            ep.v4 = u->v4;
+            ep.v6 = u->v6;
+            ep.inferred = true;
+            ep.server = fmt::format("{}, the usual server of port {}, binds {} (inferred: nothing "
+                                    "listens now)",
+                                    u->name, ep.port, u->bind);
+            ep.server_fix = server_fix(u->server, ep.port);
+        }
+    }
+}
+
+/// Hits on one line naming one port through both families (["127.0.0.1:5173",
+/// "localhost:5173"]): the code tries each address itself.
+void mark_alternatives(std::vector<ScanHit>& hits) {
+    for (std::size_t i = 0; i < hits.size();) {
+        std::size_t j = i;
+        bool v4 = false, other = false;
+        while (j < hits.size() && hits[j].line == hits[i].line && hits[j].cell == hits[i].cell &&
+               hits[j].path == hits[i].path && hits[j].ref.port == hits[i].ref.port) {
+            (is_v4_literal(hits[j].ref.host) ? v4 : other) = true;
+            ++j;
+        }
+        if (v4 && other && hits[i].ref.port != 0)
+            for (std::size_t k = i; k < j; ++k)
+                hits[k].alternatives = true;
+        i = j;
+    }
+}
+
+void conclude_scan(ScanResult& r) {
+    bool risky_exit = false;
+    mark_alternatives(r.hits);
+    apply_pins(r.hits, r.pins);
+    for (ScanHit& h : r.hits) {
+        if (h.kind == HitKind::server) {
+            const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn";
+            if (one_family)
+                h.fix = server_fix(h.server, h.ref.port);
+            continue;
+        }
+        if (h.kind != HitKind::client && h.kind != HitKind::config)
+            continue;
+        join_consumer(h, r.env_reads);
+        const ScanEndpoint* ep = nullptr;
+        for (const ScanEndpoint& e : r.endpoints)
+            if (e.host == h.ref.host && e.port == h.ref.port)
+                ep = &e;
+        cost_hit(h, ep, r.probed);
+        if (h.risky && (h.kind == HitKind::client || r.strict))
+            risky_exit = true;
+    }
+    std::stable_sort(r.hits.begin(), r.hits.end(),
+                     [](const ScanHit& a, const ScanHit& b) { return rank(a) < rank(b); });
+    r.exit_code = r.interrupted ? exit_code::interrupted : risky_exit ? 1 : 0;
+}
+
+std::string scan_summary(const ScanResult& r) {
+    std::size_t risky = 0, harmless = 0;
+    std::map<std::string_view, std::size_t> by_reason;
+    std::array<std::size_t, 4> by_kind{};
+    for (const ScanHit& h : r.hits) {
+        risky += h.risky ? 1 : 0;
+        by_kind[static_cast<std::size_t>(h.kind)]++;
+        if (h.kind == HitKind::harmless) {
+            ++harmless;
+            by_reason[h.rule]++;
+        }
+    }
+    std::string out = fmt::format("{} risky of {} hits in {} files", thousands(risky),
+                                  thousands(r.hits.size()), thousands(r.files_read));
+    out += fmt::format("; {} client, {} config, {} server", by_kind[0], by_kind[1], by_kind[2]);
+    std::vector<std::pair<std::size_t, std::string_view>> reasons;
+    for (const auto& [rule, n] : by_reason)
+        reasons.emplace_back(n, rule);
+    std::sort(reasons.begin(), reasons.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    out += fmt::format("; {} harmless", thousands(harmless));
+    for (std::size_t i = 0; i < reasons.size(); ++i)
+        out += fmt::format("{} {} {}", i == 0 ? ":" : ",", thousands(reasons[i].first),
+                           reasons[i].second);
+    return out;
+}
+
+} // namespace loopcheck

@@ -1,0 +1,187 @@
+// loopcheck scan's conclusions: endpoints, the listener join, inferred
+// servers, each hit's cost, the ranking, the exit code and the summary.
+#include "core/scan_classify.hpp"
+#include "loopcheck/core/scan_cost.hpp"
+#include "support/catch.hpp"
+
+using namespace loopcheck;
+
+namespace {
+
+ScanResult result_of(std::string_view path, std::string_view text) {
+    ScanResult r;
+    r.hits = classify_text(path, language_of(path), text);
+    r.files_read = 1;
+    r.endpoints = scan_endpoints(r.hits);
+    return r;
+}
+
+Listener listener_on(Address a, std::optional<bool> v6only = std::nullopt) {
+    Listener l;
+    l.bound = a;
+    l.v6only = v6only;
+    l.pid = 812;
+    l.process = "ollama";
+    return l;
+}
+
+constexpr const char* client_code = "import requests\n"
+                                    "requests.get('http://localhost:11434/api/tags')\n"
+                                    "requests.get('http://127.0.0.1:11434/api/tags')\n"
+                                    "ALLOWED_HOSTS = ['http://localhost:3000']\n";
+
+} // namespace
+
+TEST_CASE("scan endpoints: each client and config (host, port) once", "[scan]") {
+    auto r =
+        result_of("a.py", std::string(client_code) + "requests.get('http://localhost:11434/x')\n");
+    REQUIRE(r.endpoints.size() == 2);
+    CHECK(r.endpoints[0].host == "localhost");
+    CHECK(r.endpoints[1].host == "127.0.0.1");
+}
+
+TEST_CASE("scan: an IPv4-only listener makes a sequential localhost client risky", "[scan]") {
+    auto r = result_of("a.py", client_code);
+    const std::vector<Listener> table{listener_on(make_ipv4(127, 0, 0, 1, 11434))};
+    for (auto& ep : r.endpoints) {
+        ep.probed = true;
+        ep.accepted_here = true;
+        join_listeners(ep, table);
+    }
+    CHECK(r.endpoints[0].v4);
+    CHECK_FALSE(r.endpoints[0].v6);
+    CHECK(r.endpoints[0].server == "ollama (pid 812) on 127.0.0.1:11434");
+    r.probed = true;
+    conclude_scan(r);
+    CHECK(r.exit_code == 1);
+    REQUIRE(r.hits.size() == 3);
+    CHECK(r.hits[0].risky);
+    CHECK(r.hits[0].ref.host == "localhost");
+    CHECK(r.hits[0].cost_here == "connects");
+    CHECK(r.hits[0].fix.find("127.0.0.1:11434") != std::string::npos);
+    CHECK(r.hits[0].fix.find("OLLAMA_HOST=[::]:11434") != std::string::npos);
+    CHECK_FALSE(r.hits[1].risky); // the literal reaches the server
+    CHECK(r.hits[2].kind == HitKind::harmless);
+    CHECK(scan_summary(r) ==
+          "1 risky of 3 hits in 1 files; 2 client, 0 config, 0 server; 1 harmless: 1 cors");
+}
+
+TEST_CASE("scan: a dual-stack listener costs nothing", "[scan]") {
+    auto r = result_of("a.py", client_code);
+    const std::vector<Listener> table{listener_on(Address{Family::ipv6, {}, 11434}, false)};
+    for (auto& ep : r.endpoints)
+        join_listeners(ep, table);
+    CHECK(r.endpoints[0].v4);
+    CHECK(r.endpoints[0].v6);
+    conclude_scan(r);
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("scan: nothing listening, the port's usual server decides (inferred)", "[scan]") {
+    auto r = result_of("a.py", client_code);
+    infer_servers(r.endpoints, r.hits);
+    CHECK(r.endpoints[0].inferred);
+    CHECK(r.endpoints[0].server.find("Ollama") != std::string::npos);
+    conclude_scan(r);
+    CHECK(r.exit_code == 1);
+    CHECK(r.hits[0].inferred);
+
+    auto unknown = result_of("a.py", "import requests\nrequests.get('http://localhost:4567/')\n");
+    infer_servers(unknown.endpoints, unknown.hits);
+    conclude_scan(unknown);
+    CHECK(unknown.exit_code == 0);
+    CHECK(unknown.hits[0].cost_windows.starts_with("unknown"));
+}
+
+TEST_CASE("scan: a bind in the tree is the inferred server", "[scan]") {
+    auto r = result_of("a.py", "import requests\nrequests.get('http://localhost:4567/')\n"
+                               "app.run(host='127.0.0.1', port=4567)\n");
+    infer_servers(r.endpoints, r.hits);
+    CHECK(r.endpoints[0].server.find("flask bound to 127.0.0.1 at a.py:3") == 0);
+    conclude_scan(r);
+    CHECK(r.exit_code == 1);
+    CHECK(r.hits[1].kind == HitKind::server);
+    CHECK(r.hits[1].fix.find("Flask") != std::string::npos);
+}
+
+TEST_CASE("scan: config hits count only with --strict, and 0.0.0.0 is never a destination",
+          "[scan]") {
+    auto r = result_of(".env", "OLLAMA_BASE_URL=http://localhost:11434\n");
+    infer_servers(r.endpoints, r.hits);
+    conclude_scan(r);
+    CHECK(r.hits[0].risky);
+    CHECK(r.exit_code == 0);
+    auto strict = result_of(".env", "OLLAMA_BASE_URL=http://localhost:11434\n");
+    strict.strict = true;
+    infer_servers(strict.endpoints, strict.hits);
+    conclude_scan(strict);
+    CHECK(strict.exit_code == 1);
+
+    auto zero = result_of("a.py", "import requests\nrequests.get('http://0.0.0.0:8000/')\n");
+    CHECK(zero.endpoints.empty());
+    conclude_scan(zero);
+    CHECK(zero.hits[0].risky);
+    CHECK(zero.exit_code == 1);
+}
+
+TEST_CASE("scan: a config value takes the client of the code that reads it", "[scan]") {
+    ScanResult r;
+    r.hits = classify_text(".env", Lang::dotenv, "OLLAMA_BASE_URL=http://localhost:11434\n");
+    for (const char* path : {"a.py", "b.ts"}) {
+        const std::string code = std::string(path) == "a.py"
+                                     ? "import requests\nurl = os.getenv('OLLAMA_BASE_URL')\n"
+                                     : "const u = process.env.OLLAMA_BASE_URL;\n";
+        FileScanner scanner(path, language_of(path));
+        scanner.record_env_reads(&r.env_reads);
+        std::vector<ScanHit> none;
+        for (std::size_t at = 0, nl; (nl = code.find('\n', at)) != std::string::npos; at = nl + 1)
+            scanner.line(std::string_view(code).substr(at, nl - at), none);
+        CHECK(none.empty());
+    }
+    REQUIRE(r.env_reads.size() == 1); // the first read of a key only
+    CHECK(r.env_reads[0].client == "python");
+    r.endpoints = scan_endpoints(r.hits);
+    infer_servers(r.endpoints, r.hits);
+    conclude_scan(r);
+    CHECK(r.hits[0].consumer == "a.py:2 (requests)");
+    CHECK(r.hits[0].client == "python");
+    CHECK(r.hits[0].risky);
+
+    ScanResult node;
+    node.hits = classify_text(".env", Lang::dotenv, "API=http://localhost:11434\n");
+    node.env_reads.push_back({"API", "b.ts", 1, Lang::javascript, "", ""});
+    node.endpoints = scan_endpoints(node.hits);
+    infer_servers(node.endpoints, node.hits);
+    conclude_scan(node);
+    CHECK(node.hits[0].client == "node");
+    CHECK_FALSE(node.hits[0].risky);
+}
+
+TEST_CASE("scan: clients that do not pay", "[scan]") {
+    auto r = result_of("a.ts", "await fetch('http://localhost:11434/api/tags')\n");
+    infer_servers(r.endpoints, r.hits);
+    conclude_scan(r);
+    CHECK_FALSE(r.hits[0].risky);
+    CHECK(r.hits[0].cost_windows.find("no SYN retries") != std::string::npos);
+    CHECK(usual_server(5173) != nullptr);
+    CHECK(usual_server(9) == nullptr);
+}
+
+TEST_CASE("scan: a line that lists both families of one port tries each", "[scan]") {
+    auto r =
+        result_of("a.go", "import \"net/http\"\n"
+                          "for _, a := range []string{\"127.0.0.1:5173\", \"localhost:5173\"} {\n");
+    REQUIRE(r.hits.size() == 2);
+    infer_servers(r.endpoints, r.hits);
+    conclude_scan(r);
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(r.hits[0].risky);
+    CHECK(r.hits[0].cost_windows.find("tries each") != std::string::npos);
+}
+
+TEST_CASE("scan: interrupted is 130", "[scan]") {
+    ScanResult r;
+    r.interrupted = true;
+    conclude_scan(r);
+    CHECK(r.exit_code == 130);
+}

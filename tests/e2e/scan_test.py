@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""`loopcheck scan` end to end: a fixture tree written here, a real listener
+this script opens on 127.0.0.1 only (the client hits are risky, exit 1), then
+on both loopback families (exit 0); then bad input (a FIFO, a symlink loop, a
+1 GB sparse file, a 10 MB line, a non-UTF-8 file, a path that does not exist)
+and Ctrl-C during a long scan (exit 130 with the partial result).
+Usage: scan_test.py LOOPCHECK"""
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+
+exe = sys.argv[1]
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def scan(*args, timeout=120):
+    p = subprocess.run([exe, "scan", *args], capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def write(root, rel, text, mode="w"):
+    path = pathlib.Path(root) / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8", "newline": ""})) as f:
+        f.write(text)
+
+
+def fixture(root, port):
+    write(root, "app/client.py", "import requests\n\n"
+          f"BASE = 'http://localhost:{port}'\n"
+          f"r = requests.post('http://localhost:{port}/api/generate', json={{}})\n")
+    write(root, "app/llm.py", "from openai import OpenAI\n"
+          "client = OpenAI(\n    api_key='x',\n"
+          f"    base_url='http://localhost:{port}/v1',\n)\n")
+    write(root, "app/server.py", "import uvicorn\n"
+          f"uvicorn.run(app, host='127.0.0.1', port={port})\n")
+    write(root, "app/settings.py", f"ALLOWED_HOSTS = ['http://localhost:{port}']\n"
+          "ADMIN = 'root@localhost'\n")
+    write(root, "web/main.ts", f"const r = await fetch('http://localhost:{port}/api');\n")
+    write(root, "README.md", f"Open http://localhost:{port} in a browser.\r\n")
+    write(root, "Dockerfile", f"HEALTHCHECK CMD curl -f http://localhost:{port}/ || exit 1\n")
+    write(root, "node_modules/dep/index.js", f"fetch('http://localhost:{port}')\n")
+    write(root, ".env", f"OLLAMA_BASE_URL=http://localhost:{port}\n")
+    write(root, "requirements.txt", "requests==2.31.0\nopenai>=1.30\n")
+
+
+def hits_by_path(doc):
+    out = {}
+    for h in doc["hits"]:
+        out.setdefault(h["path"], []).append(h)
+    return out
+
+
+def listener(family, host, port=0):
+    s = socket.socket(family, socket.SOCK_STREAM)
+    if family == socket.AF_INET6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+    s.bind((host, port))
+    s.listen(16)
+    return s
+
+
+def ipv4_only_run(root):
+    v4 = listener(socket.AF_INET, "127.0.0.1")
+    port = v4.getsockname()[1]
+    fixture(root, port)
+    code, out, err = scan("--json", root)
+    check(code == 1, f"127.0.0.1-only listener: exit 1 (got {code}; {err.strip()})")
+    doc = json.loads(out)
+    by = hits_by_path(doc)
+    client = [h for h in by.get(f"{root}/app/client.py", []) if h["kind"] == "client"]
+    check(len(client) == 2 and all(h["risky"] for h in client), "the requests hits are risky")
+    check(all(h["client"] == "python" for h in client), "mapped to the python row")
+    check(any("127.0.0.1" in h["listens"] for h in client), "who listens is named")
+    check(all(h["pinned"] == "requests 2.31.0 (" + root + "/requirements.txt)" for h in client),
+          "the requests pin from requirements.txt")
+    llm = by.get(f"{root}/app/llm.py", [])
+    check(len(llm) == 1 and llm[0]["risky"] and llm[0]["line"] == 4, "the multi-line OpenAI( call")
+    srv = by.get(f"{root}/app/server.py", [])
+    check(len(srv) == 1 and srv[0]["kind"] == "server" and srv[0]["server"] == "uvicorn",
+          "the uvicorn bind is named")
+    for rel in ("app/settings.py", "README.md", "Dockerfile"):
+        hs = by.get(f"{root}/{rel}", [])
+        check(hs and all(h["kind"] == "harmless" and not h["risky"] for h in hs),
+              f"{rel}: harmless")
+    ts = by.get(f"{root}/web/main.ts", [])
+    check(len(ts) == 1 and ts[0]["client"] == "node" and not ts[0]["risky"], "Node fetch: not risky")
+    check(not any("node_modules" in p for p in by), "node_modules is not walked")
+    env = by.get(f"{root}/.env", [])
+    check(len(env) == 1 and env[0]["kind"] == "config" and env[0]["risky"], ".env: risky config")
+    code, text, _ = scan(root)
+    check(code == 1 and "RISKY" in text and "127.0.0.1" in text, "text: the risky hits shown")
+    check(len(text.splitlines()) < 60, "text fits one screen")
+    code, md, _ = scan("--markdown", root)
+    check(code == 1 and md.startswith("## loopcheck scan") and "**risky**" in md, "Markdown")
+    code, _, _ = scan("--no-probe", root)
+    check(code == 1, "--no-probe: Ollama-style inference from the tree's uvicorn bind")
+    v4.close()
+    return port
+
+
+def dual_stack_run(root, port):
+    try:
+        socks = [listener(socket.AF_INET, "127.0.0.1", port), listener(socket.AF_INET6, "::1", port)]
+    except OSError as e:
+        print(f"skip dual-stack run: {e}")
+        return
+    code, out, err = scan("--json", root)
+    doc = json.loads(out)
+    check(code == 0, f"both families: exit 0 (got {code}; {err.strip()})")
+    check(not any(h["risky"] and h["kind"] == "client" for h in doc["hits"]), "no risky client")
+    code, _, _ = scan("--strict", root)
+    check(code == 0, "--strict: the .env value is fine too")
+    for s in socks:
+        s.close()
+
+
+def bad_input(root):
+    bad = pathlib.Path(root) / "bad"
+    bad.mkdir()
+    os.mkfifo(bad / "pipe.py")
+    os.symlink("loop_b.py", bad / "loop_a.py")
+    os.symlink("loop_a.py", bad / "loop_b.py")
+    with open(bad / "huge.py", "wb") as f:
+        f.truncate(1 << 30)
+    write(bad, "long.js", "x" * (10 << 20) + " fetch('http://localhost:3000/') \n")
+    write(bad, "latin1.py", b"# caf\xe9\nimport requests\nrequests.get('http://localhost:1/')\n", "wb")
+    code, out, err = scan("--json", "--no-probe", str(bad), timeout=60)
+    check(code in (0, 1), f"bad input: no crash, no hang (exit {code}; {err.strip()[:200]})")
+    doc = json.loads(out)
+    f = doc["files"]
+    check(f["not_regular"] == 1, "the FIFO is counted, not opened")
+    check(f["symlink_loop"] == 2, "the symlink loop is counted")
+    check(f["too_large"] == 1, "the 1 GB sparse file is skipped")
+    check(f["long_lines"] == 1 and any(h["path"].endswith("long.js") for h in doc["hits"]),
+          "the 10 MB line is read around its hit")
+    check(f["invalid_utf8"] == 1 and any(h["path"].endswith("latin1.py") for h in doc["hits"]),
+          "the non-UTF-8 file is counted and read")
+    code, out, _ = scan("-v", "--no-probe", str(bad))
+    check("loop_a.py (symlink loop)" in out and "pipe.py (not a regular file)" in out,
+          "-v names the skipped files")
+    code, out, err = scan(str(bad / "does-not-exist"))
+    check(code == 2 and out == "" and len(err.strip().splitlines()) == 1 and
+          err.startswith("loopcheck: error: cannot scan"), f"nonexistent path: exit 2, one line ({err.strip()})")
+
+
+def git_listing(tmp):
+    """Inside a git work tree: tracked and untracked files are read, ignored
+    ones are not, and a tracked file deleted from the work tree is no error."""
+    repo = pathlib.Path(tmp) / "repo"
+    repo.mkdir()
+    code = "import requests\nrequests.get('http://localhost:11434/')\n"
+    for rel in ("tracked.py", "gone.py", "untracked.py", "ignored.py", "build/out.py"):
+        write(repo, rel, code)
+    write(repo, ".gitignore", "ignored.py\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    try:
+        subprocess.run(git + ["init", "-q"], check=True, timeout=30)
+        subprocess.run(git + ["add", "tracked.py", "gone.py", "build/out.py", ".gitignore"],
+                       check=True, timeout=30)
+        subprocess.run(git + ["commit", "-qm", "t"], check=True, timeout=30)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"skip git listing: {e}")
+        return
+    (repo / "gone.py").unlink()
+    code, out, err = scan("--json", "--no-probe", str(repo))
+    paths = sorted({h["path"][len(str(repo)) + 1:] for h in json.loads(out)["hits"]})
+    check(code == 1 and paths == ["build/out.py", "tracked.py", "untracked.py"],
+          f"git work tree: tracked (even under build/) and untracked read, ignored not ({paths})")
+
+
+def untrusted_text(tmp):
+    """File names and lines are anyone's text: no control byte reaches the
+    terminal or the Markdown, and JSON keeps the exact bytes."""
+    root = pathlib.Path(tmp) / "evil"
+    name = "x\x1b[31mred\u202e.py"
+    write(root, name, "import requests\nrequests.get('http://localhost:1/\x1b]0;owned\x07')\n")
+    code, text, _ = scan("--no-probe", "-v", str(root))
+    check("\x1b" not in text and "\u202e" not in text and "\\x1b" in text,
+          "text: controls in file names and lines are escaped")
+    code, md, _ = scan("--no-probe", "--markdown", str(root))
+    check("\x1b" not in md and "\u202e" not in md, "Markdown: controls escaped")
+    code, js, _ = scan("--no-probe", "--json", str(root))
+    check(json.loads(js)["hits"][0]["path"].endswith(name), "JSON: the exact name")
+
+
+def interrupted():
+    """Ctrl-C during a long scan: exit 130 with the result so far (a scan
+    that finishes before the signal arrives proves nothing and passes)."""
+    p = subprocess.Popen([exe, "scan", "--no-probe", "--json", "/usr"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        p.wait(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    if p.returncode in (0, 1):
+        print("skip interrupt check: the scan finished first")
+        return
+    doc = json.loads(out)
+    check(p.returncode == 130 and doc["interrupted"] and doc["exit_code"] == 130,
+          "Ctrl-C: exit 130 with the partial result")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    root = os.path.join(tmp, "tree")
+    os.mkdir(root)
+    port = ipv4_only_run(root)
+    dual_stack_run(root, port)
+    bad_input(tmp)
+    git_listing(tmp)
+    untrusted_text(tmp)
+interrupted()
+
+print(f"{len(failures)} failed")
+sys.exit(1 if failures else 0)
