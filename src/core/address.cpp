@@ -77,83 +77,119 @@ std::optional<std::array<std::uint8_t, 4>> parse_ipv4_bytes(std::string_view s) 
     return out;
 }
 
-std::optional<Address> parse_ipv6(std::string_view s) {
-    Address a;
-    a.family = Family::ipv6;
+/// Takes a "%ZONE" suffix off `s` into `a.scope_id`; false when the zone is
+/// not a decimal number that fits 32 bits. The zone goes first: the words
+/// before it are read on their own.
+bool take_ipv6_zone(std::string_view& s, Address& a) {
     if (auto pct = s.find('%'); pct != std::string_view::npos) {
         auto zone = s.substr(pct + 1);
         std::uint32_t id = 0;
         auto [p, ec] = std::from_chars(zone.data(), zone.data() + zone.size(), id);
         if (zone.empty() || ec != std::errc{} || p != zone.data() + zone.size())
-            return std::nullopt;
+            return false;
         a.scope_id = id;
         s = s.substr(0, pct);
     }
+    return true;
+}
+
+/// One to four hex digits, the text of one 16-bit word.
+std::optional<std::uint16_t> parse_hex_word(std::string_view piece) {
+    if (piece.empty() || piece.size() > 4)
+        return std::nullopt;
+    unsigned v = 0;
+    for (char c : piece) {
+        int h = hex_digit_value(c);
+        if (h < 0)
+            return std::nullopt;
+        v = v * 16 + static_cast<unsigned>(h);
+    }
+    return static_cast<std::uint16_t>(v);
+}
+
+/// The words of an IPv6 literal as written, before "::" is expanded.
+struct Ipv6Words {
     std::array<std::uint16_t, 8> words{};
-    int count = 0, gap = -1;
+    int count = 0; ///< words written
+    int gap = -1;  ///< how many words come before "::"; -1 when there is none
+};
+
+/// Reads the colon-separated words of `s` (no zone), with at most one "::"
+/// and an optional IPv4 tail. The count is checked by the caller, which
+/// knows whether a "::" stands for the missing words.
+std::optional<Ipv6Words> parse_ipv6_words(std::string_view s) {
+    Ipv6Words w;
     if (s.starts_with("::")) {
-        gap = 0;
+        w.gap = 0;
         s.remove_prefix(2);
     } else if (s.starts_with(":")) {
         return std::nullopt;
     }
     while (!s.empty()) {
-        if (count == 8)
+        if (w.count == 8)
             return std::nullopt;
         // An embedded IPv4 tail ("::ffff:127.0.0.1") fills the last two words.
         auto colon = s.find(':');
         auto piece = s.substr(0, colon);
         if (colon == std::string_view::npos && piece.find('.') != std::string_view::npos) {
             auto v4 = parse_ipv4_bytes(piece);
-            if (!v4 || count > 6)
+            if (!v4 || w.count > 6)
                 return std::nullopt;
-            words[count++] = static_cast<std::uint16_t>(((*v4)[0] << 8) | (*v4)[1]);
-            words[count++] = static_cast<std::uint16_t>(((*v4)[2] << 8) | (*v4)[3]);
-            s = {};
+            w.words[w.count++] = static_cast<std::uint16_t>(((*v4)[0] << 8) | (*v4)[1]);
+            w.words[w.count++] = static_cast<std::uint16_t>(((*v4)[2] << 8) | (*v4)[3]);
             break;
         }
-        if (piece.empty() || piece.size() > 4)
+        auto word = parse_hex_word(piece);
+        if (!word)
             return std::nullopt;
-        unsigned v = 0;
-        for (char c : piece) {
-            int h = hex_digit_value(c);
-            if (h < 0)
-                return std::nullopt;
-            v = v * 16 + static_cast<unsigned>(h);
-        }
-        words[count++] = static_cast<std::uint16_t>(v);
-        if (colon == std::string_view::npos) {
-            s = {};
+        w.words[w.count++] = *word;
+        if (colon == std::string_view::npos)
             break;
-        }
         s.remove_prefix(colon + 1);
         if (s.starts_with(":")) {
-            if (gap >= 0)
+            if (w.gap >= 0)
                 return std::nullopt; // a second "::"
-            gap = count;
+            w.gap = w.count;
             s.remove_prefix(1);
         } else if (s.empty()) {
             return std::nullopt; // trailing single ':'
         }
     }
-    if (gap < 0 && count != 8)
-        return std::nullopt;
-    if (gap >= 0 && count > 7)
-        return std::nullopt;
+    return w;
+}
+
+/// Writes the eight words into `a.bytes`, zeros standing where "::" was.
+void put_ipv6_words(const Ipv6Words& w, Address& a) {
     std::array<std::uint16_t, 8> full{};
-    if (gap < 0) {
-        full = words;
+    if (w.gap < 0) {
+        full = w.words;
     } else {
-        int tail = count - gap;
-        for (int i = 0; i < gap; ++i)
-            full[i] = words[i];
+        int tail = w.count - w.gap;
+        for (int i = 0; i < w.gap; ++i)
+            full[i] = w.words[i];
         for (int i = 0; i < tail; ++i)
-            full[8 - tail + i] = words[gap + i];
+            full[8 - tail + i] = w.words[w.gap + i];
     }
     for (int i = 0; i < 8; ++i) {
         a.bytes[2 * i] = static_cast<std::uint8_t>(full[i] >> 8);
         a.bytes[2 * i + 1] = static_cast<std::uint8_t>(full[i] & 0xff);
     }
+}
+
+std::optional<Address> parse_ipv6(std::string_view s) {
+    Address a;
+    a.family = Family::ipv6;
+    if (!take_ipv6_zone(s, a))
+        return std::nullopt;
+    const auto w = parse_ipv6_words(s);
+    if (!w)
+        return std::nullopt;
+    // Eight words, or fewer and a "::" that stands for at least one.
+    if (w->gap < 0 && w->count != 8)
+        return std::nullopt;
+    if (w->gap >= 0 && w->count > 7)
+        return std::nullopt;
+    put_ipv6_words(*w, a);
     return a;
 }
 

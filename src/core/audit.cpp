@@ -54,6 +54,42 @@ std::string single_stack_message(const AuditPort& p, const TargetReport& localho
                        who, resolves_v4 && localhost.addresses.size() == 1 ? "as here, " : "");
 }
 
+/// How many ports carry each flag, for the summary line.
+struct FlagCounts {
+    std::size_t unreached = 0, single = 0, slow = 0, own = 0;
+};
+
+/// The one-line summary: how many ports a loopback client can reach and what
+/// is flagged among them, once every port has its findings and exit code.
+std::string audit_summary(const AuditReport& r, const FlagCounts& n) {
+    std::string summary;
+    const std::string where = r.filtered ? "on the given ports" : "on this machine";
+    if (r.ports.empty()) {
+        summary = fmt::format("AUDIT: no listener a loopback client can reach {}", where);
+    } else {
+        std::vector<std::string> parts;
+        if (n.unreached > 0)
+            parts.push_back(fmt::format("{} not reached by localhost", n.unreached));
+        if (n.slow > 0)
+            parts.push_back(fmt::format("{} slow", n.slow));
+        if (n.single > 0)
+            parts.push_back(fmt::format("{} single-stack", n.single));
+        if (n.own > 0)
+            parts.push_back(fmt::format("{} on an address of its own", n.own));
+        summary = fmt::format("AUDIT: {} listening port(s) a loopback client can reach {}: {}",
+                              r.ports.size(), where,
+                              parts.empty() ? std::string("nothing flagged")
+                                            : fmt::format("{}", fmt::join(parts, ", ")));
+        const auto& first = r.check.targets[r.ports.front().target];
+        if (first.resolve_error)
+            summary = fmt::format("AUDIT: {} listening port(s) {}, but {}", r.ports.size(), where,
+                                  first.resolve_error->message);
+    }
+    if (r.check.incomplete)
+        summary = "INCOMPLETE " + summary + " (interrupted before every probe finished)";
+    return summary;
+}
+
 } // namespace
 
 Result<PortRange> parse_port_range(std::string_view text) {
@@ -136,7 +172,7 @@ std::vector<Finding> audit_flags(const AuditPort& p, const TargetReport& localho
 }
 
 void conclude_audit(AuditReport& r) {
-    std::size_t unreached = 0, single = 0, slow = 0, own = 0;
+    FlagCounts n;
     int code = exit_code::healthy;
     r.flagged = 0;
     for (auto& p : r.ports) {
@@ -148,9 +184,9 @@ void conclude_audit(AuditReport& r) {
         };
         const bool is_own = has(audit_flag::own_address);
         const bool not_reached = has(audit_flag::localhost_unreached) || is_own;
-        unreached += has(audit_flag::localhost_unreached);
-        own += is_own;
-        single += has(audit_flag::single_stack);
+        n.unreached += has(audit_flag::localhost_unreached);
+        n.own += is_own;
+        n.single += has(audit_flag::single_stack);
         // The check's own findings, unless a flag already says the same.
         if (!t.resolve_error) {
             for (const auto& f : t.diagnosis.findings) {
@@ -163,7 +199,7 @@ void conclude_audit(AuditReport& r) {
             }
         }
         p.exit_code = is_own ? exit_code::healthy : t.diagnosis.exit_code;
-        slow += p.exit_code == exit_code::slow;
+        n.slow += p.exit_code == exit_code::slow;
         if (std::any_of(p.findings.begin(), p.findings.end(),
                         [](const Finding& f) { return f.severity >= Severity::warning; }))
             ++r.flagged;
@@ -174,30 +210,7 @@ void conclude_audit(AuditReport& r) {
     r.exit_code = code;
     r.check.exit_code = code;
 
-    const std::string where = r.filtered ? "on the given ports" : "on this machine";
-    if (r.ports.empty()) {
-        r.summary = fmt::format("AUDIT: no listener a loopback client can reach {}", where);
-    } else {
-        std::vector<std::string> parts;
-        if (unreached > 0)
-            parts.push_back(fmt::format("{} not reached by localhost", unreached));
-        if (slow > 0)
-            parts.push_back(fmt::format("{} slow", slow));
-        if (single > 0)
-            parts.push_back(fmt::format("{} single-stack", single));
-        if (own > 0)
-            parts.push_back(fmt::format("{} on an address of its own", own));
-        r.summary = fmt::format("AUDIT: {} listening port(s) a loopback client can reach {}: {}",
-                                r.ports.size(), where,
-                                parts.empty() ? std::string("nothing flagged")
-                                              : fmt::format("{}", fmt::join(parts, ", ")));
-        const auto& first = r.check.targets[r.ports.front().target];
-        if (first.resolve_error)
-            r.summary = fmt::format("AUDIT: {} listening port(s) {}, but {}", r.ports.size(), where,
-                                    first.resolve_error->message);
-    }
-    if (r.check.incomplete)
-        r.summary = "INCOMPLETE " + r.summary + " (interrupted before every probe finished)";
+    r.summary = audit_summary(r, n);
 }
 
 } // namespace loopcheck

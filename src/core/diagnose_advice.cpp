@@ -58,7 +58,7 @@ void Diagnoser::client_fixes() {
         d_.fixes.push_back("curl: add -6 (--ipv6).");
 }
 
-void Diagnoser::fixes() {
+void Diagnoser::fallback_fixes() {
     const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
     if (slow_fallback && name_target()) {
         const auto& winner = obs_[*first_accept_].address;
@@ -88,6 +88,10 @@ void Diagnoser::fixes() {
     } else if (first_accept_ && *first_accept_ > 0 && name_target()) {
         d_.rewritten = rewrite_host(*in_.target, obs_[*first_accept_].address);
     }
+}
+
+void Diagnoser::fixes() {
+    fallback_fixes();
     const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
                                           [](auto& f) { return f.id == finding_id::slow_refusal; });
     const bool elsewhere = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {

@@ -61,6 +61,11 @@ private:
         return !c.prediction.connected || c.prediction.time > in_.threshold;
     }
     void listener_elsewhere();
+    /// When an address after the first accepts: the target rewritten to it,
+    /// and when falling back costs more than the threshold, the fixes for
+    /// the wait (connect there, make the server listen on both, or a client
+    /// that does not wait).
+    void fallback_fixes();
     void fixes();
     /// The listener a connect to `a` lands on, when the table is known.
     const Listener* listener_at(const Address& a) const {

@@ -4,8 +4,27 @@
 #include <cmath>
 #include <cstdint>
 #include <fmt/format.h>
+#include <optional>
 
 namespace loopcheck {
+
+namespace {
+
+/// Microseconds in one `unit` (none means seconds); nullopt for a unit this
+/// parser does not know.
+std::optional<long double> microseconds_per(std::string_view unit) {
+    if (unit.empty() || unit == "s")
+        return 1e6L;
+    if (unit == "ms")
+        return 1e3L;
+    if (unit == "us" || unit == "\xC2\xB5s")
+        return 1;
+    if (unit == "m" || unit == "min")
+        return 60e6L;
+    return std::nullopt;
+}
+
+} // namespace
 
 Result<Micros> parse_duration(std::string_view text) {
     const std::string original(text);
@@ -48,20 +67,12 @@ Result<Micros> parse_duration(std::string_view text) {
             return usage_error(fmt::format("duration '{}' is too large", original));
     }
 
-    long double per_unit_us = 0;
-    if (unit.empty() || unit == "s")
-        per_unit_us = 1e6L;
-    else if (unit == "ms")
-        per_unit_us = 1e3L;
-    else if (unit == "us" || unit == "\xC2\xB5s")
-        per_unit_us = 1;
-    else if (unit == "m" || unit == "min")
-        per_unit_us = 60e6L;
-    else
+    const auto per_unit_us = microseconds_per(unit);
+    if (!per_unit_us)
         return usage_error(
             fmt::format("unknown unit '{}' in duration '{}' (use us, ms, s or m)", unit, original));
 
-    const long double us = value * per_unit_us;
+    const long double us = value * *per_unit_us;
     constexpr long double one_day_us = 86400e6L;
     if (us > one_day_us)
         return usage_error(fmt::format("duration '{}' is longer than one day", original));

@@ -119,15 +119,13 @@ std::string order_words(std::span<const Address> order) {
     return fmt::format("puts {} before {}", ip_string(order.front()), ip_string(*other));
 }
 
-} // namespace
-
-std::string resolution_note(Os os, std::string_view name,
-                            const std::vector<HostsLine>& lines, std::span<const Address> order,
-                            const std::vector<HostsLine>& gai_rules) {
-    const bool is_localhost = same_name(name, "localhost");
+/// The note on Windows, which reads no gai.conf: Windows answers 'localhost'
+/// itself when the hosts file does not list it (`listed`), and sorts every
+/// other answer by its prefix policy table.
+std::string windows_note(bool is_localhost, bool listed, std::span<const Address> order) {
     const auto put = order_words(order);
     const bool ipv6_first = !order.empty() && order.front().family == Family::ipv6;
-    if (os == Os::windows && is_localhost && lines.empty()) {
+    if (is_localhost && !listed) {
         if (order.empty() || ipv6_first)
             return "Windows answers 'localhost' itself (its hosts file entries for it are "
                    "commented out since Windows 7) and puts ::1 before 127.0.0.1: the prefix "
@@ -137,22 +135,36 @@ std::string resolution_note(Os os, std::string_view name,
                            "was changed (netsh interface ipv6 show prefixpolicies).",
                            put);
     }
+    return put.empty() ? "Windows sorts the addresses by its prefix policy table (netsh "
+                         "interface ipv6 show prefixpolicies)."
+                       : fmt::format("Windows sorts the addresses by its prefix policy table "
+                                     "(netsh interface ipv6 show prefixpolicies), which {} "
+                                     "here.",
+                                     put);
+}
+
+/// " with /etc/gai.conf's rules (line N: TEXT; ...)", or empty when there are
+/// none. gai.conf rules, when any, are what moved the order off RFC 6724's
+/// defaults: the note names them with the order they produced.
+std::string gai_rules_words(const std::vector<HostsLine>& gai_rules) {
+    if (gai_rules.empty())
+        return {};
+    std::vector<std::string> parts;
+    for (const auto& r : gai_rules)
+        parts.push_back(fmt::format("line {}: {}", r.number, r.text.escaped()));
+    return fmt::format(" with /etc/gai.conf's rules ({})", fmt::join(parts, "; "));
+}
+
+} // namespace
+
+std::string resolution_note(Os os, std::string_view name,
+                            const std::vector<HostsLine>& lines, std::span<const Address> order,
+                            const std::vector<HostsLine>& gai_rules) {
+    const bool is_localhost = same_name(name, "localhost");
     if (os == Os::windows)
-        return put.empty() ? "Windows sorts the addresses by its prefix policy table (netsh "
-                             "interface ipv6 show prefixpolicies)."
-                           : fmt::format("Windows sorts the addresses by its prefix policy table "
-                                         "(netsh interface ipv6 show prefixpolicies), which {} "
-                                         "here.",
-                                         put);
-    // gai.conf rules, when any, are what moved the order off RFC 6724's
-    // defaults: name them with the order they produced.
-    std::string rules;
-    if (!gai_rules.empty()) {
-        std::vector<std::string> parts;
-        for (const auto& r : gai_rules)
-            parts.push_back(fmt::format("line {}: {}", r.number, r.text.escaped()));
-        rules = fmt::format(" with /etc/gai.conf's rules ({})", fmt::join(parts, "; "));
-    }
+        return windows_note(is_localhost, !lines.empty(), order);
+    const auto put = order_words(order);
+    std::string rules = gai_rules_words(gai_rules);
     if (lines.empty())
         return put.empty() ? "No hosts file entry lists this name; the order is the resolver's "
                              "(DNS or another source)."

@@ -54,6 +54,29 @@ void decode_attributes(std::span<const std::uint8_t> attrs, DiagSocket& s) {
     }
 }
 
+/// The socket one SOCK_DIAG_BY_FAMILY message describes: `payload` is at
+/// least msg_size bytes, an inet_diag_msg and then its attributes. nullopt
+/// for a socket of another family, which the dump passes over.
+std::optional<DiagSocket> socket_from_message(std::span<const std::uint8_t> payload) {
+    const std::uint8_t* m = payload.data();
+    DiagSocket s;
+    if (m[0] == af_inet) {
+        s.local.family = Family::ipv4;
+        std::memcpy(s.local.bytes.data(), m + msg_src, 4);
+    } else if (m[0] == af_inet6) {
+        s.local.family = Family::ipv6;
+        std::memcpy(s.local.bytes.data(), m + msg_src, 16);
+    } else {
+        return std::nullopt;
+    }
+    s.state = m[msg_state];
+    s.local.port = net_u16(m + msg_sport);
+    s.uid = host_u32(m + msg_uid);
+    s.inode = host_u32(m + msg_inode);
+    decode_attributes(payload.subspan(msg_size), s);
+    return s;
+}
+
 } // namespace
 
 namespace {
@@ -111,23 +134,8 @@ DiagResult decode_sock_diag(std::span<const std::uint8_t> datagram, std::uint32_
         }
         if (type != sock_diag_by_family || payload.size() < msg_size)
             continue;
-        const std::uint8_t* m = payload.data();
-        DiagSocket s;
-        if (m[0] == af_inet) {
-            s.local.family = Family::ipv4;
-            std::memcpy(s.local.bytes.data(), m + msg_src, 4);
-        } else if (m[0] == af_inet6) {
-            s.local.family = Family::ipv6;
-            std::memcpy(s.local.bytes.data(), m + msg_src, 16);
-        } else {
-            continue;
-        }
-        s.state = m[msg_state];
-        s.local.port = net_u16(m + msg_sport);
-        s.uid = host_u32(m + msg_uid);
-        s.inode = host_u32(m + msg_inode);
-        decode_attributes(payload.subspan(msg_size), s);
-        out.push_back(s);
+        if (auto s = socket_from_message(payload))
+            out.push_back(*s);
     }
     return result;
 }

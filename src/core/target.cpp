@@ -20,6 +20,13 @@ struct Scheme {
 constexpr std::array<Scheme, 4> known_schemes{
     {{"http", 80}, {"https", 443}, {"ws", 80}, {"wss", 443}}};
 
+/// The host and the port text of the authority, as written (without brackets).
+struct HostPort {
+    std::string_view host;
+    std::string_view port_text;
+    bool has_port = false; ///< a ':' follows the host, even with nothing after it
+};
+
 class Parser {
 public:
     explicit Parser(std::string_view input) : input_(input) {}
@@ -33,6 +40,13 @@ private:
     }
     Result<std::uint16_t> parse_port(std::string_view digits) const;
     std::optional<Error> parse_host_port(std::string_view hp, std::size_t offset, Target& t) const;
+    /// "[V6]" or "[V6]:PORT": sets `t`'s host position and IPv6 literal.
+    Result<HostPort> split_bracketed(std::string_view hp, std::size_t offset, Target& t) const;
+    /// "HOST" or "HOST:PORT", a name or an IPv4 literal: sets `t`'s host
+    /// position and IPv4 literal, and checks a name.
+    Result<HostPort> split_plain(std::string_view hp, std::size_t offset, Target& t) const;
+    /// Sets `t.port` from the port text, or from the scheme when there is none.
+    std::optional<Error> set_port(std::string_view hp, const HostPort& split, Target& t) const;
     std::optional<Error> check_name(std::string_view host) const;
 
     std::string_view input_;
@@ -93,77 +107,92 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
     return std::nullopt;
 }
 
-std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t offset,
-                                             Target& t) const {
-    std::string_view host, port_text;
-    bool has_port = false;
-    if (hp.starts_with('[')) {
-        auto close = hp.find(']');
-        if (close == std::string_view::npos)
-            return fail("unbalanced brackets: '[' without ']'");
-        host = hp.substr(1, close - 1);
-        t.host_pos = offset;
-        t.host_len = close + 1;
-        auto after = hp.substr(close + 1);
-        if (!after.empty()) {
-            if (after.front() != ':')
-                return fail(
-                    fmt::format("stray characters '{}' after ']'", escape_nonprintable(after)));
-            has_port = true;
-            port_text = after.substr(1);
-        }
-        if (host.empty())
-            return fail("empty host inside brackets");
-        auto lit = parse_ip_literal(host);
-        if (!lit || lit->family != Family::ipv6)
-            return fail(
-                fmt::format("'{}' in brackets is not an IPv6 address", escape_nonprintable(host)));
-        t.literal = lit;
-    } else {
-        if (hp.find(']') != std::string_view::npos)
-            return fail("unbalanced brackets: ']' without '['");
-        auto colons = std::count(hp.begin(), hp.end(), ':');
-        if (colons > 1) {
-            if (parse_ip_literal(hp))
-                return fail(fmt::format("an IPv6 address needs brackets and a port: [{}]:PORT",
-                                        escape_nonprintable(hp)));
-            return fail("IPv6 addresses go in brackets: [::1]:PORT");
-        }
-        auto colon = hp.find(':');
-        host = hp.substr(0, colon);
-        if (colon != std::string_view::npos) {
-            has_port = true;
-            port_text = hp.substr(colon + 1);
-            // A bad port is the likelier typo in ":80x" than the empty host.
-            if (host.empty()) {
-                auto port = parse_port(port_text);
-                if (!port)
-                    return port.error();
-            }
-        }
-        t.host_pos = offset;
-        t.host_len = host.size();
-        if (auto lit = parse_ip_literal(host); lit && lit->family == Family::ipv4)
-            t.literal = lit;
-        else if (auto err = check_name(host))
-            return err;
+Result<HostPort> Parser::split_bracketed(std::string_view hp, std::size_t offset, Target& t) const {
+    HostPort split;
+    auto close = hp.find(']');
+    if (close == std::string_view::npos)
+        return fail("unbalanced brackets: '[' without ']'");
+    split.host = hp.substr(1, close - 1);
+    t.host_pos = offset;
+    t.host_len = close + 1;
+    auto after = hp.substr(close + 1);
+    if (!after.empty()) {
+        if (after.front() != ':')
+            return fail(fmt::format("stray characters '{}' after ']'", escape_nonprintable(after)));
+        split.has_port = true;
+        split.port_text = after.substr(1);
     }
-    t.host = std::string(host);
-    if (has_port) {
-        auto port = parse_port(port_text);
+    if (split.host.empty())
+        return fail("empty host inside brackets");
+    auto lit = parse_ip_literal(split.host);
+    if (!lit || lit->family != Family::ipv6)
+        return fail(fmt::format("'{}' in brackets is not an IPv6 address",
+                                escape_nonprintable(split.host)));
+    t.literal = lit;
+    return split;
+}
+
+Result<HostPort> Parser::split_plain(std::string_view hp, std::size_t offset, Target& t) const {
+    HostPort split;
+    if (hp.find(']') != std::string_view::npos)
+        return fail("unbalanced brackets: ']' without '['");
+    auto colons = std::count(hp.begin(), hp.end(), ':');
+    if (colons > 1) {
+        if (parse_ip_literal(hp))
+            return fail(fmt::format("an IPv6 address needs brackets and a port: [{}]:PORT",
+                                    escape_nonprintable(hp)));
+        return fail("IPv6 addresses go in brackets: [::1]:PORT");
+    }
+    auto colon = hp.find(':');
+    split.host = hp.substr(0, colon);
+    if (colon != std::string_view::npos) {
+        split.has_port = true;
+        split.port_text = hp.substr(colon + 1);
+        // A bad port is the likelier typo in ":80x" than the empty host.
+        if (split.host.empty()) {
+            auto port = parse_port(split.port_text);
+            if (!port)
+                return port.error();
+        }
+    }
+    t.host_pos = offset;
+    t.host_len = split.host.size();
+    if (auto lit = parse_ip_literal(split.host); lit && lit->family == Family::ipv4)
+        t.literal = lit;
+    else if (auto err = check_name(split.host))
+        return *err;
+    return split;
+}
+
+std::optional<Error> Parser::set_port(std::string_view hp, const HostPort& split, Target& t) const {
+    if (split.has_port) {
+        auto port = parse_port(split.port_text);
         if (!port)
             return port.error();
         t.port = *port;
-    } else {
-        auto it = std::find_if(known_schemes.begin(), known_schemes.end(),
-                               [&](const Scheme& s) { return s.name == t.scheme; });
-        if (t.scheme.empty())
-            return fail(fmt::format("no port (write {}:PORT)", escape_nonprintable(hp)));
-        if (it == known_schemes.end())
-            return fail(fmt::format("scheme '{}' has no default port; add :PORT", t.scheme));
-        t.port = it->port;
-        t.port_from_scheme = true;
+        return std::nullopt;
     }
+    auto it = std::find_if(known_schemes.begin(), known_schemes.end(),
+                           [&](const Scheme& s) { return s.name == t.scheme; });
+    if (t.scheme.empty())
+        return fail(fmt::format("no port (write {}:PORT)", escape_nonprintable(hp)));
+    if (it == known_schemes.end())
+        return fail(fmt::format("scheme '{}' has no default port; add :PORT", t.scheme));
+    t.port = it->port;
+    t.port_from_scheme = true;
+    return std::nullopt;
+}
+
+// Three steps: split the host from the port text (the bracketed IPv6 form
+// or the plain one), then the port, then the literal takes the port.
+std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t offset,
+                                             Target& t) const {
+    auto split = hp.starts_with('[') ? split_bracketed(hp, offset, t) : split_plain(hp, offset, t);
+    if (!split)
+        return split.error();
+    t.host = std::string(split->host);
+    if (auto err = set_port(hp, *split, t))
+        return err;
     if (t.literal)
         t.literal->port = t.port;
     return std::nullopt;

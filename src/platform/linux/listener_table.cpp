@@ -80,9 +80,10 @@ ssize_t recv_restarting(int fd, void* buf, std::size_t len, int flags) {
     return n;
 }
 
-/// One SOCK_DIAG_BY_FAMILY dump of the TCP listeners of `family`.
-Result<std::vector<decode::DiagSocket>>
-dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, std::uint32_t seq) {
+/// Asks the kernel for a SOCK_DIAG_BY_FAMILY dump of the TCP listeners of
+/// `family`, narrowed to `port` when given; the replies carry `seq`.
+std::optional<Error> send_dump_request(int fd, std::uint8_t family,
+                                       std::optional<std::uint16_t> port, std::uint32_t seq) {
     struct Request {
         nlmsghdr header;
         inet_diag_req_v2 body;
@@ -104,6 +105,14 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
     if (::sendto(fd, &req, sizeof req, 0, reinterpret_cast<const sockaddr*>(&kernel),
                  sizeof kernel) < 0)
         return netlink_error("request", errno);
+    return std::nullopt;
+}
+
+/// One SOCK_DIAG_BY_FAMILY dump of the TCP listeners of `family`.
+Result<std::vector<decode::DiagSocket>>
+dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, std::uint32_t seq) {
+    if (auto err = send_dump_request(fd, family, port, seq))
+        return *err;
 
     std::vector<decode::DiagSocket> out;
     // Each reply is read into a buffer of its own size, which MSG_PEEK |
@@ -227,6 +236,41 @@ std::string process_name(std::uint32_t pid) {
     return n > 0 ? decode::name_from_comm({buf, static_cast<std::size_t>(n)}) : std::string{};
 }
 
+/// The listeners among `sockets` (on `port` when given), sorted, each with
+/// the process `owners` found for its inode and that process's name; the
+/// others are counted as hidden, with the likely reason.
+ListenerTable
+table_of(const std::vector<decode::DiagSocket>& sockets, std::optional<std::uint16_t> port,
+         const std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>& owners) {
+    ListenerTable table;
+    std::unordered_map<std::uint32_t, std::string> names;
+    for (const auto& s : sockets) {
+        if (s.state != TCP_LISTEN || (port && s.local.port != *port))
+            continue;
+        Listener l;
+        l.bound = s.local;
+        l.v6only = s.local.family == Family::ipv6 ? s.v6only : std::nullopt;
+        l.uid = s.uid;
+        if (auto it = owners.find(s.inode); it != owners.end() && it->second) {
+            l.pid = *it->second;
+            auto [name, fresh] = names.try_emplace(*l.pid);
+            if (fresh)
+                name->second = process_name(*l.pid);
+            l.process = name->second;
+        } else {
+            ++table.owner_hidden;
+        }
+        table.listeners.push_back(std::move(l));
+    }
+    sort_listeners(table.listeners);
+    if (table.owner_hidden > 0)
+        table.hidden_because = ::geteuid() != 0
+                                   ? "run as root to see other users' processes"
+                                   : "no process in this PID namespace holds the socket (a "
+                                     "kernel socket, or a process in another container)";
+    return table;
+}
+
 } // namespace
 
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
@@ -261,32 +305,7 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
     if (!owners.empty())
         find_owners(owners);
 
-    ListenerTable table;
-    std::unordered_map<std::uint32_t, std::string> names;
-    for (const auto& s : sockets) {
-        if (s.state != TCP_LISTEN || (port && s.local.port != *port))
-            continue;
-        Listener l;
-        l.bound = s.local;
-        l.v6only = s.local.family == Family::ipv6 ? s.v6only : std::nullopt;
-        l.uid = s.uid;
-        if (auto it = owners.find(s.inode); it != owners.end() && it->second) {
-            l.pid = *it->second;
-            auto [name, fresh] = names.try_emplace(*l.pid);
-            if (fresh)
-                name->second = process_name(*l.pid);
-            l.process = name->second;
-        } else {
-            ++table.owner_hidden;
-        }
-        table.listeners.push_back(std::move(l));
-    }
-    sort_listeners(table.listeners);
-    if (table.owner_hidden > 0)
-        table.hidden_because = ::geteuid() != 0
-                                   ? "run as root to see other users' processes"
-                                   : "no process in this PID namespace holds the socket (a "
-                                     "kernel socket, or a process in another container)";
+    auto table = table_of(sockets, port, owners);
     table.missing = std::move(missing);
     return table;
 }
