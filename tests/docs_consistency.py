@@ -41,8 +41,15 @@ files += [
 for name in sorted(files):
     if f"`{name}`" not in hacking:
         failures.append(f"{name} is not in docs/hacking.md's layout")
+# Every file opens with a one-line purpose (a comment), so a reader knows
+# what it holds before reading it.
+openers = [p for base in (src, include) for p in base.rglob("*") if p.suffix in (".cpp", ".hpp")]
+for path in openers:
+    if not path.read_text(encoding="utf-8").startswith("//"):
+        failures.append(f"{path.relative_to(root).as_posix()} does not open with a comment saying "
+                        "what it holds")
 for f in failures:
     print("FAIL", f)
-checked = len(options) * len(docs) + 14 + len(files)
+checked = len(options) * len(docs) + 14 + len(files) + len(openers)
 print(f"{checked - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -1,3 +1,5 @@
+// Spdlog on stderr at the chosen verbosity, its logger made on the first line written; the only
+// file that includes spdlog's logging headers.
 #include "cli/logging.hpp"
 
 #include "loopcheck/core/untrusted.hpp"

@@ -1,3 +1,4 @@
+// IP addresses and ports as bytes; RFC 5952 text forms; loopback, wildcard and v4-mapped tests.
 #include "loopcheck/core/address.hpp"
 
 #include "loopcheck/core/text.hpp"

@@ -1,3 +1,4 @@
+// Loopcheck audit's conclusions: port ranges, grouping listeners by port, its flags.
 #include "loopcheck/core/audit.hpp"
 
 #include "loopcheck/core/exit_codes.hpp"

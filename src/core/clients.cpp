@@ -1,3 +1,5 @@
+// The client-impact model: each client's attempts (its address order, each address's measured
+// cost) run through its algorithm.
 #include "loopcheck/core/clients.hpp"
 
 #include <algorithm>

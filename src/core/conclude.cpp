@@ -1,3 +1,4 @@
+// Conclude_target(): samples -> summary -> diagnosis and emulation predictions for one target.
 #include "loopcheck/core/conclude.hpp"
 
 #include "loopcheck/core/diagnose.hpp"

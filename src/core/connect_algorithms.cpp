@@ -1,3 +1,5 @@
+// The connect algorithms: sequential, Happy Eyeballs, Go's dual-stack race, one address, Node.js's
+// attempt timeout.
 #include "loopcheck/core/connect_algorithms.hpp"
 
 #include <algorithm>

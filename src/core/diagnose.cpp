@@ -1,3 +1,4 @@
+// The diagnosis engine: the findings for one target, then the advice (below).
 #include "loopcheck/core/diagnose.hpp"
 
 #include "core/diagnose_listeners.hpp"

@@ -1,3 +1,4 @@
+// The diagnosis's words when the listener table is known.
 #include "core/diagnose_listeners.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Parsing "250ms", "2s", "1.5" and printing durations.
 #include "loopcheck/core/duration.hpp"
 
 #include <array>

@@ -1,3 +1,4 @@
+// Combining several targets' exit codes by precedence.
 #include "loopcheck/core/exit_codes.hpp"
 
 #include <array>

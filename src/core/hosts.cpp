@@ -1,3 +1,4 @@
+// Reading the hosts file's lines for a name; the resolution note.
 #include "loopcheck/core/hosts.hpp"
 
 #include "loopcheck/core/address.hpp"

@@ -1,3 +1,4 @@
+// What loopcheck listen is asked to open, and what it refuses to.
 #include "loopcheck/core/listen_spec.hpp"
 
 #include "loopcheck/core/target.hpp"

@@ -1,3 +1,4 @@
+// Decoders for the OS listener tables' bytes (sock_diag, MIB rows), fuzzed.
 #include "loopcheck/core/listener_decode.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// Which listener a connect reaches, who owns it, how to name it.
 #include "loopcheck/core/listener_queries.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Enum class Os and its label.
 #include "loopcheck/core/machine.hpp"
 
 namespace loopcheck {

@@ -1,3 +1,4 @@
+// Parsing ListenOverflows from /proc/net/netstat's text (the accept-queue-full finding).
 #include "loopcheck/core/netstat.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// One address's samples summarised (median, range, outcome, kernel count).
 #include "loopcheck/core/observation.hpp"
 
 #include <algorithm>

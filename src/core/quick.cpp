@@ -1,3 +1,4 @@
+// --quick: default-stack samples inferred from the no-retry probe and the retry limit.
 #include "loopcheck/core/quick.hpp"
 
 #include "loopcheck/core/windows_tcp_settings.hpp"

@@ -1,3 +1,4 @@
+// Outcome and option-state names.
 #include "loopcheck/core/sample.hpp"
 
 namespace loopcheck {

@@ -1,3 +1,4 @@
+// The self-check's plain-language statements.
 #include "loopcheck/core/selfcheck.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Loopcheck staircase: per-limit summaries, the least-squares step, the conclusion.
 #include "loopcheck/core/staircase.hpp"
 
 #include "loopcheck/core/observation.hpp"

@@ -1,3 +1,4 @@
+// Median, min, max over repeated connects.
 #include "loopcheck/core/stats.hpp"
 
 #include <algorithm>

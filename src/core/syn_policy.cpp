@@ -1,3 +1,4 @@
+// When a probe is paired with a no-SYN-retry twin; the Windows build gate.
 #include "loopcheck/core/syn_policy.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Parsing targets: host:port, [v6]:port, URLs, bare ports.
 #include "loopcheck/core/target.hpp"
 
 #include "loopcheck/core/text.hpp"

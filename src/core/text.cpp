@@ -1,3 +1,5 @@
+// Escaping untrusted bytes for messages; the word wrapper and the table-cell padding the reports
+// share.
 #include "loopcheck/core/text.hpp"
 
 #include "loopcheck/core/untrusted.hpp"

@@ -1,3 +1,4 @@
+// The Untrusted wrapper and the neutralisers for text, Markdown and logs (docs/robustness.md).
 #include "loopcheck/core/untrusted.hpp"
 
 #include <fmt/format.h>

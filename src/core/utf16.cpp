@@ -1,3 +1,4 @@
+// UTF-16 to UTF-8 with lone surrogates as U+FFFD (Windows names and messages).
 #include "loopcheck/core/utf16.hpp"
 
 #include "loopcheck/core/text.hpp"

@@ -1,3 +1,4 @@
+// Decoding SIO_TCP_INFO's TCP_INFO_v0 bytes.
 #include "loopcheck/core/windows_tcp_info.hpp"
 
 namespace loopcheck {

@@ -1,3 +1,4 @@
+// Windows' configured SYN retry limit as the report shows it.
 #include "loopcheck/core/windows_tcp_settings.hpp"
 #include "loopcheck/core/untrusted.hpp"
 

@@ -1,3 +1,4 @@
+// The WSA error table: codes to portable outcomes and names.
 #include "loopcheck/core/winsock_errors.hpp"
 
 #include <fmt/format.h>

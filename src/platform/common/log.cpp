@@ -1,3 +1,5 @@
+// Log lines on stderr for the platform, run and cli layers (log::debug, log::trace, log::warn):
+// the level check, and the writer cli/logging.cpp installs.
 #include "loopcheck/platform/common/log.hpp"
 
 #include <atomic>

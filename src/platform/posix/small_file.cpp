@@ -1,3 +1,4 @@
+// POSIX: reading a small /proc file without iostreams (no 8 KiB buffer, no C++ locale).
 #include "platform/posix/small_file.hpp"
 
 #include <algorithm>

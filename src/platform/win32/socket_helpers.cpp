@@ -1,3 +1,4 @@
+// Windows: sockaddr conversion, opening a socket, WSA messages, select() timeouts.
 #include "platform/win32/socket_helpers.hpp"
 
 #include "loopcheck/core/untrusted.hpp"
