@@ -51,7 +51,7 @@ struct Poller {
 class Wait final : public Schedule {
 public:
     Wait(WaitReport& r, const SystemFacts& facts, ConnectDriver& driver, const LiveLineFn& live)
-        : r_(r), set_(driver), live_(live) {
+        : r_(r), driver_(driver), live_(live) {
         for (std::size_t t = 0; t < r.targets.size(); ++t)
             for (std::size_t a = 0; a < r.targets[t].addresses.size(); ++a) {
                 const Address& addr = r.targets[t].addresses[a].address;
@@ -73,7 +73,7 @@ public:
     /// Polls until every target's goal is met, --for runs out or a stop.
     void run() {
         phase_ = Phase::polling;
-        drive(set_, *this);
+        drive(driver_, *this);
         r_.waited = now();
         if (live_)
             live_("");
@@ -146,7 +146,7 @@ public:
         won_ = platform::monotonic_now();
         until_ = now() + confirm_window;
         phase_ = Phase::confirming;
-        drive(set_, *this);
+        drive(driver_, *this);
         expire_some(now(), Micros{0});
     }
 
@@ -175,7 +175,7 @@ private:
     /// next one may start beside it after the larger of --interval and
     /// overlap_gap; a connect that ends sooner sets an earlier start (finish).
     void start(std::size_t i, Micros t) {
-        auto id = set_.start(pollers_[i].spec);
+        auto id = driver_.start(pollers_[i].spec);
         if (!id)
             return; // out of descriptors: tried again on the next turn
         pollers_[i].in_flight.push_back(*id);
@@ -198,7 +198,7 @@ private:
         for (const auto& p : pollers_) {
             if (!p.in_flight.empty()) // the oldest is the first to expire
                 wake = std::min(wake,
-                                set_.started_at(p.in_flight.front()) - start_ + unanswered_limit);
+                                driver_.started_at(p.in_flight.front()) - start_ + unanswered_limit);
             if (p.in_flight.size() < max_in_flight && wants_poll(p))
                 wake = std::min(wake, p.next);
         }
@@ -240,8 +240,8 @@ private:
         Micros at = Micros::max();
         for (const std::size_t i : confirming_)
             for (const auto id : pollers_[i].in_flight)
-                if (set_.started_at(id) < won)
-                    at = std::min(at, set_.started_at(id) - start_ + stale_connect);
+                if (driver_.started_at(id) < won)
+                    at = std::min(at, driver_.started_at(id) - start_ + stale_connect);
         return at;
     }
 
@@ -257,10 +257,10 @@ private:
         auto& a = r_.targets[p.target].addresses[p.address];
         const Micros clock = platform::monotonic_now();
         const auto expired = std::erase_if(p.in_flight, [&](ConnectDriver::Id id) {
-            const Micros waited = clock - set_.started_at(id);
-            if (waited < after || set_.started_at(id) >= started_before)
+            const Micros waited = clock - driver_.started_at(id);
+            if (waited < after || driver_.started_at(id) >= started_before)
                 return false;
-            set_.abandon(id);
+            driver_.abandon(id);
             by_id_.erase(id);
             if (record)
                 record_poll(a, r_.goal, Outcome::timeout, t);
@@ -295,7 +295,9 @@ private:
     enum class Phase : std::uint8_t { polling, confirming };
 
     WaitReport& r_;
-    ConnectDriver& set_;
+    /// The driver drive() is given: the wait keeps it, because its second
+    /// phase (confirm_order) and end_pending act on the same connects.
+    ConnectDriver& driver_;
     const LiveLineFn& live_;
     std::vector<Poller> pollers_;
     std::map<ConnectDriver::Id, std::size_t> by_id_;
