@@ -22,7 +22,7 @@ std::string option_cell(const StairStep& s) {
 }
 
 std::string outcome_cell(const StairStep& s) {
-    std::string out(outcome_name(s.outcome));
+    std::string out(step_outcome_name(s));
     if (s.mixed)
         out += " (mixed)";
     return out;
@@ -167,7 +167,7 @@ std::string render_staircase_json(const StaircaseReport& r) {
         for (const auto& s : a.steps) {
             w.begin_object();
             w.key("limit").value(s.limit);
-            w.key("outcome").value(outcome_name(s.outcome));
+            w.key("outcome").value(step_outcome_name(s));
             w.key("mixed").value(s.mixed);
             w.key("native_name").value(s.native_name);
             w.key("latency_ms").begin_object();
