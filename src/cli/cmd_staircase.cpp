@@ -44,10 +44,11 @@ int run(const StaircaseArgs& o) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    write_report(common->format, {[&] { return render_staircase_text(*report); },
-                                  [&] { return render_staircase_json(*report); },
-                                  {}});
-    return report->exit_code;
+    return write_report(common->format,
+                        {[&] { return render_staircase_text(*report); },
+                         [&] { return render_staircase_json(*report); },
+                         {}},
+                        report->exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {

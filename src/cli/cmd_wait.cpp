@@ -3,6 +3,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
+#include "loopcheck/core/target.hpp"
 #include "loopcheck/report/wait_report.hpp"
 #include "loopcheck/run/wait.hpp"
 
@@ -39,7 +40,7 @@ std::string command_line(const WaitArgs& a) {
         out += " --down";
     for (const auto& t : a.targets)
         out += " " + t;
-    return out;
+    return redact_userinfo(out); // a URL's "user:pass@" never reaches a report
 }
 
 /// The request from what was typed, or the one-line usage error.
@@ -86,10 +87,10 @@ int run(const WaitArgs& a) {
     LiveLine live(live_lines_wanted(common->verbosity));
     const WaitReport r = run_wait(*request, live.function());
     live.clear();
-    write_report(common->format,
-                 {[&] { return render_wait_text(r); }, [&] { return render_wait_json(r); },
-                  [&] { return render_wait_markdown(r); }});
-    return r.exit_code;
+    return write_report(common->format,
+                        {[&] { return render_wait_text(r); }, [&] { return render_wait_json(r); },
+                         [&] { return render_wait_markdown(r); }},
+                        r.exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {
