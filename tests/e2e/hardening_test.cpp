@@ -118,7 +118,7 @@ TEST_CASE("a file-size limit (EFBIG) cuts the report: exit 5", "[hardening]") {
     expect_lost_output(r, "too large");
 }
 
-TEST_CASE("a URL's userinfo never reaches a report; the probe still uses the URL",
+TEST_CASE("a URL's userinfo never reaches a report, and the probe still uses the URL",
           "[hardening]") {
     const ClosedPort down;
     const std::string url = "http://user:s3cret@" + down.target() + "/";
@@ -174,7 +174,7 @@ std::string temp_path(const char* name) {
 
 } // namespace
 
-TEST_CASE("a FIFO as /etc/hosts is named, not read, and hangs nothing", "[hardening][netns]") {
+TEST_CASE("a FIFO as /etc/hosts is named, not read, and hangs nothing", "[hardening][mountns]") {
     if (::geteuid() != 0 || run_command("unshare -m true").exit_code != 0)
         LC_SKIP("needs root and unshare -m, to bind-mount a FIFO over /etc/hosts");
     const auto fifo = temp_path("loopcheck_fifo_hosts_");
@@ -186,7 +186,7 @@ TEST_CASE("a FIFO as /etc/hosts is named, not read, and hangs nothing", "[harden
     CHECK(contains(r.out, "/etc/hosts is a FIFO, not a regular file"));
 }
 
-TEST_CASE("duplicate addresses from the resolver are probed once", "[hardening][netns]") {
+TEST_CASE("duplicate addresses from the resolver are probed once", "[hardening][mountns]") {
     if (::geteuid() != 0 || run_command("unshare -m true").exit_code != 0)
         LC_SKIP("needs root and unshare -m, to bind-mount a hosts file over /etc/hosts");
     const ClosedPort down;

@@ -63,7 +63,7 @@ TEST_CASE("a FIFO is named as one and never opened (no writer: it would block)",
 }
 #endif
 
-TEST_CASE("a file over the cap is cut, and the cut is said; a missing one is said", "[text_file]") {
+TEST_CASE("a file over the cap is cut and the cut is said, a missing file is said", "[text_file]") {
     const TempDir dir;
     const auto path = dir.file("big");
     std::ofstream(path, std::ios::binary) << std::string(5000, 'x');
