@@ -4,10 +4,13 @@
 #include "cli/cli.hpp"
 
 #include "cli/command.hpp"
+#include "cli/options.hpp"
 #include "cli/version.hpp"
+#include "loopcheck/core/target.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -18,7 +21,8 @@ namespace {
 std::string join_command_line(int argc, char** argv) {
     std::string out = "loopcheck";
     for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
+        // A URL's "user:pass@" never reaches a report (issue 28).
+        std::string arg = redact_userinfo(argv[i]);
         const bool plain =
             !arg.empty() && arg.find_first_of(" \t\"'$`\\|&;<>()*?[]{}!#~") == std::string::npos;
         out += ' ';
@@ -110,14 +114,20 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
             declared.emplace_back(sub, c->declare(*sub));
         }
 
+    // Help and version text are rendered into a string and written like a
+    // report: a lost write is exit 5, not 0 (issue 28).
+    std::ostringstream text;
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        const int code = app.exit(e, text);
+        return write_stdout(text.str(), code);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        const int code = app.exit(e, text);
+        return write_stdout(text.str(), code);
     } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
+        const int code = app.exit(e, text);
+        return write_stdout(text.str(), code);
     } catch (const CLI::ParseError& e) {
         return usage_failure(e.what());
     }

@@ -62,10 +62,11 @@ int run(const AuditArgs& args) {
     progress.clear();
     if (!audit)
         return run_failure(audit.error());
-    write_report(common->format, {[&] { return render_text(*audit, text_style(common->color)); },
-                                  [&] { return render_json(*audit); },
-                                  [&] { return render_markdown(*audit); }});
-    return audit->exit_code;
+    return write_report(common->format,
+                        {[&] { return render_text(*audit, text_style(common->color)); },
+                         [&] { return render_json(*audit); },
+                         [&] { return render_markdown(*audit); }},
+                        audit->exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {

@@ -27,8 +27,9 @@ Exit codes:
   2  usage error: a bad option or target; nothing was probed
   3  server down: no address of a target accepted (refusals fast)
   4  a name did not resolve
-  5  internal error
+  5  internal error, or the report could not be written (disk full, EPIPE)
   130 interrupted (the report so far is still printed)
+  141 SIGPIPE: the reader of stdout went away
   With several targets the first of 130, 5, 2, 4, 1, 3, 0 that applies wins.
 
 Examples:
@@ -115,10 +116,11 @@ int run_check_command(const CheckCommand& command) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    write_report(command.output.format,
-                 {[&] { return render_text(*report, text_style(command.output.color)); },
-                  [&] { return render_json(*report); }, [&] { return render_markdown(*report); }});
-    return report->exit_code;
+    return write_report(
+        command.output.format,
+        {[&] { return render_text(*report, text_style(command.output.color)); },
+         [&] { return render_json(*report); }, [&] { return render_markdown(*report); }},
+        report->exit_code);
 }
 
 } // namespace loopcheck

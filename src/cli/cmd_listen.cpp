@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/run/listen.hpp"
+#include "loopcheck/run/stop.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -38,7 +39,10 @@ void announce(const std::vector<ListeningSocket>& sockets, const ListenRequest& 
                 .c_str(),
             stdout);
     }
-    std::fflush(stdout);
+    // A script reads the ports from these lines: when they cannot be
+    // written, nobody can use the listeners; stop, and exit 5 (main).
+    if (!flush_stdout_checked())
+        request_stop();
     if (!quiet)
         std::fputs(request.duration ? fmt::format("loopcheck: accepting for {}\n",
                                                   format_duration(*request.duration))

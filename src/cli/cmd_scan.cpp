@@ -39,10 +39,10 @@ int run(const ScanArgs& args) {
     if (!r)
         return run_failure(r.error());
     const bool verbose = common->verbosity > 0;
-    write_report(common->format,
-                 {[&] { return render_text(*r, text_style(common->color), verbose); },
-                  [&] { return render_json(*r); }, [&] { return render_markdown(*r); }});
-    return r->exit_code;
+    return write_report(common->format,
+                        {[&] { return render_text(*r, text_style(common->color), verbose); },
+                         [&] { return render_json(*r); }, [&] { return render_markdown(*r); }},
+                        r->exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {

@@ -45,10 +45,11 @@ int run(const StaircaseArgs& o) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    write_report(common->format, {[&] { return render_text(*report); },
-                                  [&] { return render_json(*report); },
-                                  {}});
-    return report->exit_code;
+    return write_report(common->format,
+                        {[&] { return render_text(*report); },
+                         [&] { return render_json(*report); },
+                         {}},
+                        report->exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {

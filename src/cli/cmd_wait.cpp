@@ -6,6 +6,7 @@
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
+#include "loopcheck/core/target.hpp"
 #include "loopcheck/run/wait.hpp"
 
 #include <CLI/CLI.hpp>
@@ -41,7 +42,7 @@ std::string command_line(const WaitArgs& a) {
         out += " --down";
     for (const auto& t : a.targets)
         out += " " + t;
-    return out;
+    return redact_userinfo(out); // a URL's "user:pass@" never reaches a report
 }
 
 /// The request from what was typed, or the one-line usage error.
@@ -88,10 +89,10 @@ int run(const WaitArgs& a) {
     LiveLine live(live_lines_wanted(common->verbosity));
     const WaitReport r = run_wait(*request, live.function());
     live.clear();
-    write_report(common->format,
-                 {[&] { return render_text(r); }, [&] { return render_json(r); },
-                  [&] { return render_markdown(r); }});
-    return r.exit_code;
+    return write_report(common->format,
+                        {[&] { return render_text(r); }, [&] { return render_json(r); },
+                         [&] { return render_markdown(r); }},
+                        r.exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {

@@ -8,13 +8,19 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string_view>
 #include <fmt/format.h>
 
 namespace loopcheck {
 
 namespace {
+
+/// Set once the lost-output line was printed, so that it is printed once.
+bool g_output_failure_said = false;
 
 std::string one_line(std::string s) {
     std::replace(s.begin(), s.end(), '\n', ' ');
@@ -100,13 +106,52 @@ int run_failure(const Error& error) {
     return report_error(code, error.message);
 }
 
-void write_report(Format format, const Renderings& renderings) {
+int write_report(Format format, const Renderings& renderings, int verdict) {
     const auto& render = format == Format::json       ? renderings.json
                          : format == Format::markdown ? renderings.markdown
                                                       : renderings.text;
-    const std::string out = render ? render() : renderings.text();
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    return write_stdout(render ? render() : renderings.text(), verdict);
+}
+
+int write_stdout(std::string_view text, int verdict) {
+    // A full disk (ENOSPC), a reader gone with SIGPIPE ignored (EPIPE) or a
+    // file-size limit (EFBIG) fail here: the output was lost, and a script
+    // that kept it must not read the probe's verdict (docs/robustness.md).
+    // errno is taken at once: a later flush of an empty buffer keeps quiet.
+    errno = 0;
+    const bool whole = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+    const int write_errno = errno;
+    if (whole && flush_stdout_checked())
+        return verdict;
+    say_output_failure(write_errno);
+    return exit_code::internal;
+}
+
+bool flush_stdout_checked() {
+    errno = 0;
+    const bool ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    if (!ok)
+        say_output_failure(errno);
+    return ok;
+}
+
+void say_output_failure(int err) {
+    if (g_output_failure_said)
+        return;
+    g_output_failure_said = true;
+    std::fputs(fmt::format("loopcheck: error: cannot write to standard output: {}\n",
+                           err != 0 ? std::strerror(err) : "write error")
+                   .c_str(),
+               stderr);
+}
+
+int finish_output(int code) {
+    if (!flush_stdout_checked())
+        return exit_code::internal;
+    // A log or progress line that could not be written: nowhere to say it.
+    if (std::fflush(stderr) != 0 || std::ferror(stderr))
+        return exit_code::internal;
+    return code;
 }
 
 TextStyle text_style(ColorMode color) {
@@ -124,12 +169,26 @@ TextStyle text_style(ColorMode color) {
 CommandSetup::CommandSetup(int verbosity) {
     setup_logging(verbosity);
     platform::install_interrupt_handler(request_stop);
-    if (network_.error())
+    if (network_.error()) {
         report_error(exit_code::internal, network_.error()->message);
+        return;
+    }
+    // Under `ulimit -n 6` the hosts file, the resolver's socket and the
+    // probes failed with EMFILE one by one, and the report said "localhost
+    // does not resolve here" and "hosts file missing" (issue 28). A limit
+    // that cannot hold one run is said as what it is, before anything.
+    if (const auto limit = platform::descriptor_limit(); limit && *limit < min_descriptors) {
+        report_error(exit_code::internal,
+                     fmt::format("the descriptor limit (ulimit -n, RLIMIT_NOFILE) is {}; loopcheck "
+                                 "needs at least {}: stdio, the resolver, the hosts file, the "
+                                 "listener table, its own listeners and one probe socket",
+                                 *limit, min_descriptors));
+        too_few_descriptors_ = true;
+    }
 }
 
 std::optional<int> CommandSetup::failed() const {
-    if (network_.error())
+    if (network_.error() || too_few_descriptors_)
         return exit_code::internal;
     return std::nullopt;
 }

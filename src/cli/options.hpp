@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace CLI {
 class App;
@@ -95,8 +96,26 @@ struct Renderings {
     std::function<std::string()> markdown;
 };
 
-/// Renders the report in `format` and writes it to stdout, flushed.
-void write_report(Format format, const Renderings& renderings);
+/// Renders the report in `format` and writes it to stdout (write_stdout).
+[[nodiscard]] int write_report(Format format, const Renderings& renderings, int verdict);
+
+/// Writes `text` to stdout, flushed: `verdict` when every byte was
+/// written, else exit_code::internal after one line on stderr naming the
+/// error (ENOSPC, EPIPE with SIGPIPE ignored, EFBIG). Reports, help and
+/// version text all go through it.
+[[nodiscard]] int write_stdout(std::string_view text, int verdict);
+
+/// Flushes stdout; false after a failed or short write, said once.
+bool flush_stdout_checked();
+
+/// The one line on stderr for lost output (once per run); `err` is the
+/// errno of the failed write, 0 when unknown.
+void say_output_failure(int err);
+
+/// The exit code once everything was written: `code`, or
+/// exit_code::internal when stdout or stderr lost a write. main() ends
+/// with it, so that every line written along the way is checked too.
+int finish_output(int code);
 
 /// Colour and width for the text report, from --color, NO_COLOR and the
 /// terminal.
@@ -111,12 +130,17 @@ public:
     CommandSetup(const CommandSetup&) = delete;
     CommandSetup& operator=(const CommandSetup&) = delete;
 
-    /// The exit code to return when the socket library failed (the error
-    /// is printed already); nullopt when all is well.
+    /// The exit code to return when the socket library failed or the
+    /// descriptor limit is below min_descriptors (the error is printed
+    /// already); nullopt when all is well.
     [[nodiscard]] std::optional<int> failed() const;
+
+    /// Descriptors one run needs at the least (docs/robustness.md).
+    static constexpr std::size_t min_descriptors = 16;
 
 private:
     platform::NetworkScope network_;
+    bool too_few_descriptors_ = false;
 };
 
 } // namespace loopcheck

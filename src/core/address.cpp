@@ -1,8 +1,9 @@
-// IP addresses and ports as bytes; RFC 5952 text forms; loopback, wildcard and v4-mapped tests.
+// IP addresses and ports as bytes: literals parsed, RFC 5952 text forms, loopback tests.
 #include "loopcheck/core/address.hpp"
 
 #include "loopcheck/core/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -19,6 +20,12 @@ std::uint16_t word_at(const Address& a, int i) {
 }
 
 std::string ipv6_string(const Address& a) {
+    // RFC 5952 section 5: a v4-mapped address keeps its IPv4 part dotted.
+    const bool mapped = std::all_of(a.bytes.begin(), a.bytes.begin() + 10,
+                                    [](std::uint8_t b) { return b == 0; }) &&
+                        a.bytes[10] == 0xff && a.bytes[11] == 0xff;
+    if (mapped && a.scope_id == 0)
+        return fmt::format("::ffff:{}.{}.{}.{}", a.bytes[12], a.bytes[13], a.bytes[14], a.bytes[15]);
     // RFC 5952 section 4.2: compress the longest run of two or more zero
     // words (the first one on a tie) and nothing else.
     int best_start = -1, best_len = 0;

@@ -1,4 +1,4 @@
-// Loopcheck staircase: per-limit summaries, the least-squares step, the conclusion.
+// The staircase's conclusions: each limit's step, the line fitted through them, the words.
 #include "loopcheck/core/staircase.hpp"
 
 #include "loopcheck/core/observation.hpp"
@@ -40,6 +40,7 @@ StairStep summarize_step(int limit, std::span<const Sample> samples) {
     const AddressSummary s = summarize_address(samples, {});
     step.outcome = s.outcome;
     step.mixed = s.mixed;
+    step.interrupted = s.interrupted;
     step.native_name = s.native_name;
     step.latency = s.latency;
     step.syn_retransmissions = s.syn_retransmissions;
@@ -52,6 +53,10 @@ StairStep summarize_step(int limit, std::span<const Sample> samples) {
         }
     }
     return step;
+}
+
+std::string_view step_outcome_name(const StairStep& s) noexcept {
+    return s.interrupted ? std::string_view("interrupted") : outcome_name(s.outcome);
 }
 
 std::string_view staircase_shape_name(StaircaseShape s) noexcept {
@@ -110,6 +115,8 @@ std::string limits_text(const std::vector<int>& limits) {
 
 /// Nothing refused: no refusal to time.
 std::string not_refused_words(const std::string& where, const std::vector<StairStep>& st) {
+    if (!st.empty() && st.front().interrupted)
+        return fmt::format("{} was interrupted before it answered: no conclusion.", where);
     const auto o = st.empty() ? Outcome::error : st.front().outcome;
     return fmt::format(
         "{} was not refused ({}{}), so there is no refusal to time: a staircase needs a "
@@ -249,7 +256,7 @@ StaircaseAddress conclude_staircase(const Address& address, bool reserved,
 
     std::string tail;
     const auto timed_out =
-        std::find_if(st.begin(), st.end(), [](auto& s) { return s.outcome == Outcome::timeout; });
+        std::find_if(st.begin(), st.end(), [](auto& s) { return s.outcome == Outcome::timeout && !s.interrupted; });
     if (timed_out != st.end())
         tail = fmt::format(" The connect timed out at limit {}: raise --timeout to see the "
                            "higher steps.",

@@ -250,10 +250,35 @@ Result<Target> Parser::run() {
     }
     if (auto err = parse_host_port(rest, offset, t))
         return *err;
+    const std::size_t before = t.input.size();
+    t.input = redact_userinfo(t.input, &t.userinfo_redacted);
+    // The host comes after the userinfo: it moved by the difference.
+    t.host_pos = t.host_pos + t.input.size() - before;
     return t;
 }
 
 } // namespace
+
+std::string redact_userinfo(std::string_view text, bool* redacted) {
+    std::string out;
+    std::size_t pos = 0;
+    for (std::size_t sep = text.find("://"); sep != std::string_view::npos;
+         sep = text.find("://", pos)) {
+        const std::size_t start = sep + 3;
+        const std::size_t end = std::min(text.find_first_of("/?#", start), text.size());
+        const std::size_t at = text.substr(start, end - start).rfind('@');
+        out.append(text.substr(pos, start - pos));
+        pos = start;
+        if (at == std::string_view::npos)
+            continue;
+        out += "***@";
+        pos = start + at + 1;
+        if (redacted != nullptr)
+            *redacted = true;
+    }
+    out.append(text.substr(pos));
+    return out;
+}
 
 Result<Target> parse_target(std::string_view text) {
     return Parser(text).run();

@@ -1,4 +1,4 @@
-// The Untrusted wrapper and the neutralisers for text, Markdown and logs (docs/robustness.md).
+// Neutralising text loopcheck did not write: escapes for terminals and logs, Markdown.
 #include "loopcheck/core/untrusted.hpp"
 
 #include <fmt/format.h>
@@ -37,9 +37,26 @@ char32_t utf8_code_point(std::string_view sequence) noexcept {
     return cp;
 }
 
+namespace {
+
+/// Unicode's general category Cf (format characters: Unicode 15's
+/// DerivedGeneralCategory.txt), which act or hide instead of showing: a
+/// process name of U+FEFF, U+2060 or tag characters prints as blank.
+bool is_format_code_point(char32_t c) noexcept {
+    return c == 0x00AD || (c >= 0x0600 && c <= 0x0605) || c == 0x061C || c == 0x06DD ||
+           c == 0x070F || (c >= 0x0890 && c <= 0x0891) || c == 0x08E2 || c == 0x180E ||
+           (c >= 0x200B && c <= 0x200F) || (c >= 0x202A && c <= 0x202E) ||
+           (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206F) || c == 0xFEFF ||
+           (c >= 0xFFF9 && c <= 0xFFFB) || c == 0x110BD || c == 0x110CD ||
+           (c >= 0x13430 && c <= 0x1343F) || (c >= 0x1BCA0 && c <= 0x1BCA3) ||
+           (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE007F);
+}
+
+} // namespace
+
 bool is_control_code_point(char32_t c) noexcept {
-    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F ||
-           (c >= 0x2028 && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || (c >= 0x2028 && c <= 0x2029) ||
+           is_format_code_point(c);
 }
 
 namespace {
@@ -82,8 +99,10 @@ std::string neutralise(std::string_view s, bool escape_backslash) {
             out += "\\r";
         } else if (cp < 0x80) {
             out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
-        } else {
+        } else if (cp <= 0xFFFF) {
             out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
+        } else { // tag characters: eight digits, so the escape reads back as one
+            out += fmt::format("\\U{:08x}", static_cast<unsigned>(cp));
         }
     }
     return out;

@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fmt/format.h>
+#include <functional>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace loopcheck {
@@ -85,36 +88,58 @@ Result<std::vector<Wanted>> resolve_wanted(const std::vector<ListenSpec>& specs,
     return wanted;
 }
 
+/// Starts `body` on a thread of its own in `threads`: false, with `error`
+/// set, when the OS has no thread to give (std::system_error, EAGAIN).
+bool start_thread(std::vector<std::thread>& threads, const std::function<void()>& body,
+                  std::size_t wanted, std::optional<Error>& error, std::mutex& error_mutex) {
+    try {
+        threads.emplace_back(body);
+        return true;
+    } catch (const std::system_error& e) {
+        const std::lock_guard lock(error_mutex);
+        error = system_error(fmt::format("cannot start thread {} of {} (one per listening socket; "
+                                         "a process or memory limit, as ulimit -u): {}",
+                                         threads.size() + 1, wanted, e.what()));
+        return false;
+    }
+}
+
 /// Accepts and closes on every socket, one thread each, until a stop is
-/// requested or `deadline`; the first accept error stops every thread.
+/// requested or `deadline`; the first accept error stops every thread. A
+/// thread that cannot start (a process or memory limit) ends the run as
+/// one error: the ones started are stopped and joined, or their
+/// std::thread would call std::terminate.
 Result<ListenResult> serve(const std::vector<Opened>& sockets, Micros deadline,
                            const ListenRequest& request) {
     std::atomic<std::size_t> accepted{0};
     std::mutex error_mutex;
     std::optional<Error> error;
-    std::vector<std::thread> threads;
-    for (const auto& o : sockets) {
-        threads.emplace_back([&, &o = o] {
-            while (!stop_requested()) {
-                const Micros now = platform::monotonic_now();
-                if (now >= deadline)
-                    break;
-                auto peer =
-                    platform::accept_and_close(o.socket, std::min(poll_slice, deadline - now));
-                if (!peer) {
-                    const std::lock_guard lock(error_mutex);
-                    error = peer.error();
-                    request_stop();
-                    break;
-                }
-                if (!*peer)
-                    continue;
-                ++accepted;
-                if (request.on_accept)
-                    request.on_accept(**peer, o.bound);
+    auto serve_one = [&](const Opened& o) {
+        while (!stop_requested()) {
+            const Micros now = platform::monotonic_now();
+            if (now >= deadline)
+                break;
+            auto peer = platform::accept_and_close(o.socket, std::min(poll_slice, deadline - now));
+            if (!peer) {
+                const std::lock_guard lock(error_mutex);
+                error = peer.error();
+                request_stop();
+                break;
             }
-        });
-    }
+            if (!*peer)
+                continue;
+            ++accepted;
+            if (request.on_accept)
+                request.on_accept(**peer, o.bound);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (const auto& o : sockets)
+        if (!start_thread(threads, [&serve_one, &o] { serve_one(o); }, sockets.size(), error,
+                          error_mutex)) {
+            request_stop();
+            break;
+        }
     for (auto& t : threads)
         t.join();
     if (error)

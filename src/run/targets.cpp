@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <set>
+#include <tuple>
+#include <utility>
 
 namespace loopcheck {
 
@@ -48,11 +50,85 @@ Result<std::vector<Address>> Resolver::addresses(const Target& target) {
     }
     if (!it->second)
         return it->second.error();
-    std::vector<Address> out = *it->second;
-    for (auto& a : out)
+    // A hosts file that lists one address on many lines makes glibc answer
+    // it many times (a 2 MB file of `127.0.0.1 localhost` was 100,000
+    // probes): each address is probed once, where it first came.
+    std::vector<Address> out;
+    std::set<std::tuple<Family, std::array<std::uint8_t, 16>, std::uint32_t>> seen;
+    for (Address a : *it->second) {
         a.port = target.port;
+        if (seen.emplace(a.family, a.bytes, a.scope_id).second)
+            out.push_back(a);
+    }
+    if (out.size() < it->second->size())
+        log::debug("{}: {} duplicate address(es) dropped", target.host,
+                   it->second->size() - out.size());
     return out;
 }
+
+namespace {
+
+/// The files the system resolver reads too, as loopcheck read them.
+struct ResolverFiles {
+    platform::TextFile hosts;
+    platform::TextFile gai;
+    std::vector<HostsLine> gai_rules;
+    /// Set when one is a FIFO or a device: the system resolver would block
+    /// on it as loopcheck's own read did (issue 28), so names are not
+    /// resolved.
+    std::optional<Error> blocked;
+};
+
+ResolverFiles read_resolver_files(const Report& report) {
+    ResolverFiles f;
+    f.hosts = platform::read_text_file(report.system.hosts_file, max_hosts_file_bytes);
+    // glibc's getaddrinfo ranks by RFC 6724 as /etc/gai.conf adjusts it;
+    // Windows has no such file (its table is netsh's prefix policies).
+    if (report.system.os != Os::windows) {
+        f.gai = platform::read_text_file("/etc/gai.conf", max_hosts_file_bytes);
+        if (f.gai.text)
+            f.gai_rules = gai_conf_rules(*f.gai.text);
+    }
+    for (const auto& [path, file] : {std::pair{report.system.hosts_file, &f.hosts},
+                                     std::pair{std::string("/etc/gai.conf"), &f.gai}})
+        if (file->special && !f.blocked)
+            f.blocked = Error{ErrorKind::resolve,
+                              fmt::format("not resolved: {} {}, and the system resolver would "
+                                          "block on it or read it without end",
+                                          path, file->problem)};
+    return f;
+}
+
+/// One target's addresses: its literal, or the resolver's answer.
+void resolve_one(TargetReport& tr, Resolver& resolver, FamilyFilter family,
+                 const std::optional<Error>& blocked) {
+    const auto& t = tr.target;
+    if (t.literal) {
+        const bool wrong_family =
+            (family == FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
+            (family == FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
+        if (wrong_family)
+            tr.resolve_error =
+                Error{ErrorKind::resolve, fmt::format("{} is not an {} address", t.host,
+                                                      family == FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
+        else
+            tr.addresses.emplace_back().address = *t.literal;
+        return;
+    }
+    if (blocked) {
+        tr.resolve_error = blocked;
+        return;
+    }
+    auto addresses = resolver.addresses(t);
+    if (!addresses) {
+        tr.resolve_error = addresses.error();
+        return;
+    }
+    for (const Address& a : *addresses)
+        tr.addresses.emplace_back().address = a;
+}
+
+} // namespace
 
 void resolve_targets(Report& report, FamilyFilter family) {
     // Where each name's order comes from: its hosts file lines and the OS's
@@ -60,48 +136,21 @@ void resolve_targets(Report& report, FamilyFilter family) {
     // read the file.
     const bool any_name = std::any_of(report.targets.begin(), report.targets.end(),
                                       [](const TargetReport& t) { return !t.target.literal; });
-    const auto hosts = any_name ? platform::read_text_file(report.system.hosts_file, max_hosts_file_bytes) : std::nullopt;
-    // glibc's getaddrinfo ranks by RFC 6724 as /etc/gai.conf adjusts it;
-    // Windows has no such file (its table is netsh's prefix policies).
-    std::vector<HostsLine> gai_rules;
-    if (any_name && report.system.os != Os::windows)
-        if (const auto gai = platform::read_text_file("/etc/gai.conf", max_hosts_file_bytes))
-            gai_rules = gai_conf_rules(*gai);
+    const ResolverFiles files = any_name ? read_resolver_files(report) : ResolverFiles{};
     for (auto& tr : report.targets) {
         if (!tr.target.literal) {
             Resolution r;
-            r.hosts_file_readable = hosts.has_value();
-            if (hosts)
-                r.hosts_lines = hosts_lines_for(*hosts, tr.target.host);
+            r.hosts_file_readable = files.hosts.text.has_value();
+            if (files.hosts.text)
+                r.hosts_lines = hosts_lines_for(*files.hosts.text, tr.target.host);
             tr.resolution = std::move(r);
         }
     }
     // One lookup per distinct name: `loopcheck audit` asks for localhost
     // once per listening port, and the answer does not depend on the port.
     Resolver resolver(family);
-    for (auto& tr : report.targets) {
-        const auto& t = tr.target;
-        if (t.literal) {
-            const bool wrong_family =
-                (family == FamilyFilter::ipv4 && t.literal->family == Family::ipv6) ||
-                (family == FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
-            if (wrong_family)
-                tr.resolve_error =
-                    Error{ErrorKind::resolve,
-                          fmt::format("{} is not an {} address", t.host,
-                                      family == FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
-            else
-                tr.addresses.emplace_back().address = *t.literal;
-            continue;
-        }
-        auto addresses = resolver.addresses(t);
-        if (!addresses) {
-            tr.resolve_error = addresses.error();
-            continue;
-        }
-        for (const Address& a : *addresses)
-            tr.addresses.emplace_back().address = a;
-    }
+    for (auto& tr : report.targets)
+        resolve_one(tr, resolver, family, files.blocked);
     add_curl_localhost(report, family);
     // The note describes the order measured, so it is written after it.
     for (auto& tr : report.targets) {
@@ -110,8 +159,14 @@ void resolve_targets(Report& report, FamilyFilter family) {
         std::vector<Address> order;
         for (const auto& a : tr.addresses)
             order.push_back(a.address);
-        tr.resolution->note = resolution_note(report.system.os, tr.target.host,
-                                              tr.resolution->hosts_lines, order, gai_rules);
+        auto& note = tr.resolution->note;
+        note = resolution_note(report.system.os, tr.target.host, tr.resolution->hosts_lines, order,
+                               files.gai_rules);
+        // A cut at the cap or a read error is said, or the lines listed
+        // (or none) would read as the whole file (issue 28).
+        if (!files.hosts.problem.empty())
+            note = fmt::format("The hosts file {} {}.{}{}", report.system.hosts_file,
+                               files.hosts.problem, note.empty() ? "" : " ", note);
     }
 }
 

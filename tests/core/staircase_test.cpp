@@ -1,3 +1,4 @@
+// The staircase's fit, steps and conclusions.
 #include "loopcheck/core/staircase.hpp"
 #include "support/catch.hpp"
 #include "support/staircase_steps.hpp"
@@ -264,4 +265,25 @@ TEST_CASE("a step cut off by --timeout is named", "[staircase]") {
     CHECK(a.shape == StaircaseShape::retried);
     CHECK(a.fitted_limits == std::vector<int>{0, 1, 2, 3, 4});
     CHECK(contains(a.conclusion, "timed out at limit 5"));
+}
+
+TEST_CASE("an interrupted probe is `interrupted`, never `timeout`, in steps and conclusions",
+          "[staircase]") {
+    // Issue 28: Ctrl-C during the first limit's probe gave "timeout" in
+    // the table and JSON and "was not refused (timeout; a filtered port,
+    // or raise --timeout)" as the conclusion.
+    Sample cut;
+    cut.outcome = Outcome::timeout;
+    cut.latency = 40ms;
+    cut.native_name = "interrupted";
+    cut.interrupted = true;
+    const std::vector<Sample> v{cut};
+    auto step = summarize_step(0, v);
+    CHECK(step.interrupted);
+    CHECK(step_outcome_name(step) == "interrupted");
+    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, {step}, Os::linux_);
+    INFO(a.conclusion);
+    CHECK(contains(a.conclusion, "interrupted"));
+    CHECK_FALSE(contains(a.conclusion, "timeout"));
+    CHECK_FALSE(contains(a.conclusion, "raise --timeout"));
 }

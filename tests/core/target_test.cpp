@@ -1,3 +1,4 @@
+// Targets as typed: host:port, [v6]:port, URLs, bare ports; the usage errors; the echo.
 #include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
@@ -130,7 +131,8 @@ TEST_CASE("rewrite_host keeps the rest of the input", "[target]") {
     const auto v6 = ipv6_loopback(11434);
     CHECK(rewrite_host(ok("http://localhost:11434/v1"), v4) == "http://127.0.0.1:11434/v1");
     CHECK(rewrite_host(ok("http://localhost:11434/v1"), v6) == "http://[::1]:11434/v1");
-    CHECK(rewrite_host(ok("https://u:p@localhost/x"), v4) == "https://u:p@127.0.0.1/x");
+    // The userinfo stays redacted in the fix a report prints (issue 28).
+    CHECK(rewrite_host(ok("https://u:p@localhost/x"), v4) == "https://***@127.0.0.1/x");
     CHECK(rewrite_host(ok("localhost:11434"), v4) == "127.0.0.1:11434");
     CHECK(rewrite_host(ok("11434"), v4) == "127.0.0.1:11434");
     CHECK(rewrite_host(ok(":11434"), v6) == "[::1]:11434");
@@ -153,4 +155,27 @@ TEST_CASE("targets built without text equal the parsed text", "[target]") {
     same(name_target("localhost", 11434), "localhost:11434");
     same(address_target(make_ipv4(127, 0, 0, 1, 9)), "127.0.0.1:9");
     same(address_target(ipv6_loopback(65535)), "[::1]:65535");
+}
+
+TEST_CASE("a URL's userinfo is redacted in the echo, not in what is probed", "[target]") {
+    // Issue 28: the Markdown report for a public ticket showed the password
+    // five times.
+    auto t = parse_target("http://user:pass@localhost:8000/path?q=1");
+    REQUIRE(t);
+    CHECK(t->input == "http://***@localhost:8000/path?q=1");
+    CHECK(t->userinfo_redacted);
+    CHECK(t->host == "localhost");
+    CHECK(t->port == 8000);
+    CHECK(t->input.substr(t->host_pos, t->host_len) == "localhost");
+    CHECK(rewrite_host(*t, make_ipv4(127, 0, 0, 1)) == "http://***@127.0.0.1:8000/path?q=1");
+
+    auto plain = parse_target("http://localhost:8000/a@b");
+    REQUIRE(plain);
+    CHECK(plain->input == "http://localhost:8000/a@b"); // '@' in the path is no userinfo
+    CHECK_FALSE(plain->userinfo_redacted);
+
+    bool redacted = false;
+    CHECK(redact_userinfo("loopcheck --markdown http://u:p@h:1/ ws://a@b@[::1]:2", &redacted) ==
+          "loopcheck --markdown http://***@h:1/ ws://***@[::1]:2");
+    CHECK(redacted);
 }

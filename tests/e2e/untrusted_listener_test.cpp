@@ -13,6 +13,9 @@
 
 #ifdef __linux__
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -150,6 +153,49 @@ TEST_CASE("real listeners with hostile names: text, audit and Markdown neutralis
             // carried by JSON and is U+FFFD.
             CHECK(contains(r.out, "\"process\": \"\\u001b[31mEV\\u0007\\u001b]0;x\""));
             CHECK(contains(r.out, "\"process\": \"\\u202ea|b](x)`c\\ufffd\\u0085\""));
+        }
+    }
+}
+
+namespace {
+
+/// `md` rendered to HTML by cmark-gfm (with GFM's table extension), or
+/// nullopt when cmark-gfm is not installed.
+std::optional<std::string> cmark_html(const std::string& md) {
+    if (run_command("command -v cmark-gfm").exit_code != 0)
+        return std::nullopt;
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("loopcheck_md_" + std::to_string(::getpid()) + ".md");
+    std::ofstream(path, std::ios::binary) << md;
+    const auto r = run_command("cmark-gfm -e table '" + path.string() + "'");
+    std::filesystem::remove(path);
+    return r.out;
+}
+
+} // namespace
+
+TEST_CASE("wait --markdown: listener names and the command line go through the neutraliser",
+          "[untrusted][integration]") {
+    // Issue 28: an image, a link and raw HTML as process names (15 bytes
+    // each at most), on ::1, while the wait is for a closed 127.0.0.1.
+    for (const std::string name : {"![](//e.vil/x)", "[login](//e.vl)", "</details>", "<img src=x>"}) {
+        INFO(name);
+        NamedListener hostile(name, ipv6_loopback());
+        if (hostile.port() == 0)
+            LC_SKIP("no ::1 here");
+        const auto port = std::to_string(hostile.port());
+        const auto r = run_loopcheck(
+            {"wait", "--markdown", "--for", "200ms", "http://127.0.0.1:" + port + "/a`b``c"});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code != 0);
+        check_markdown(r.out);
+        CHECK(contains(r.out, escape_markdown(name)));
+        if (const auto html = cmark_html(r.out)) {
+            INFO(*html);
+            CHECK_FALSE(contains(*html, "<img"));
+            CHECK_FALSE(contains(*html, "<a "));
+            CHECK_FALSE(contains(*html, "</details>"));
+            CHECK(contains(*html, "<code>loopcheck wait --for 200ms http://127.0.0.1:" + port + "/a`b``c</code>"));
         }
     }
 }

@@ -1,4 +1,4 @@
-// The staircase report's renderings (report/staircase_report.hpp) on a
+// The staircase report's renderings (report/text.hpp, report/json.hpp) on a
 // concluded staircase.
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/text.hpp"

@@ -52,6 +52,16 @@ TEST_CASE("escape_text: every control class becomes a visible escape", "[untrust
          "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x90\x8d",
          "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x90\x8d"},
         {"Markdown syntax is text's business only in Markdown", "a|b](x)`c", "a|b](x)`c"},
+        // Issue 28: Unicode's format characters (category Cf) hide or act.
+        {"BOM, word joiner, zero-width space", "\xef\xbb\xbf"
+         "a\xe2\x81\xa0"
+         "b\xe2\x80\x8b",
+         "\\ufeffa\\u2060b\\u200b"},
+        {"deprecated format controls U+206A-U+206F", "\xe2\x81\xaax\xe2\x81\xaf",
+         "\\u206ax\\u206f"},
+        {"soft hyphen", "a\xc2\xad", "a\\u00ad"},
+        {"tag characters, eight digits", "\xf3\xa0\x81\x81\xf3\xa0\x81\xbf",
+         "\\U000e0041\\U000e007f"},
     };
     for (const auto& c : cases) {
         INFO(c.what);

@@ -38,6 +38,9 @@ struct StairStep {
     int limit = 0;
     Outcome outcome = Outcome::error; ///< the outcome most probes had
     bool mixed = false;
+    /// Cut short by Ctrl-C or SIGTERM: no probe at this limit measured
+    /// anything, and reports say "interrupted", not the placeholder outcome.
+    bool interrupted = false;
     std::string native_name;
     Summary latency;
     std::optional<int> syn_retransmissions; ///< most the kernel counted
@@ -47,6 +50,10 @@ struct StairStep {
 };
 
 StairStep summarize_step(int limit, std::span<const Sample> samples);
+
+/// A step's outcome as reports print it: "interrupted" for a step that was
+/// cut short, else outcome_name().
+std::string_view step_outcome_name(const StairStep& s) noexcept;
 
 enum class StaircaseShape : std::uint8_t {
     retried,     ///< each retry after a reset adds time

@@ -14,7 +14,9 @@
 namespace loopcheck {
 
 struct Target {
-    std::string input;  ///< exactly as given
+    /// As given, but a URL's userinfo ("user:pass@") written "***@": the
+    /// input is echoed by every report, and reports end up in tickets.
+    std::string input;
     std::string scheme; ///< lower case; empty when the input is not a URL
     std::string host;   ///< name or literal, without brackets
     std::uint16_t port = 0;
@@ -24,12 +26,18 @@ struct Target {
     /// rewrite just that part. Length 0 when the input named only a port.
     std::size_t host_pos = 0;
     std::size_t host_len = 0;
+    bool userinfo_redacted = false; ///< `input` had userinfo, now "***@"
 
     friend bool operator==(const Target&, const Target&) = default;
 };
 
 /// Longest host name accepted: the DNS limit on a name's text form.
 inline constexpr std::size_t max_host_length = 253;
+
+/// `text` with the userinfo of each URL in it ("scheme://user:pass@host")
+/// written "***@"; `redacted` is set when there was any. For the target's
+/// echo and the command line in reports; the probe never needs it.
+std::string redact_userinfo(std::string_view text, bool* redacted = nullptr);
 
 /// Parses one target. The error (ErrorKind::usage) is one line naming the
 /// bad part, e.g. "invalid target 'x:0': port 0 is not a valid port".

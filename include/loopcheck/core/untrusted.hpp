@@ -27,15 +27,18 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept;
 /// The code point of one well-formed sequence (utf8_sequence_length bytes).
 char32_t utf8_code_point(std::string_view sequence) noexcept;
 
-/// Code points that act instead of showing: C0 controls, DEL, C1 controls
-/// (U+0080-U+009F), the bidi controls (U+061C, U+200E, U+200F,
-/// U+202A-U+202E, U+2066-U+2069) and the line and paragraph separators
-/// (U+2028, U+2029), which some viewers break lines at.
+/// Code points that act or hide instead of showing: C0 controls, DEL, C1
+/// controls (U+0080-U+009F), the line and paragraph separators (U+2028,
+/// U+2029), which some viewers break lines at, and Unicode's format
+/// characters (category Cf: the bidi controls U+061C, U+200E, U+200F,
+/// U+202A-U+202E, U+2066-U+2069, and U+00AD, U+200B-U+200D, U+2060-U+2064,
+/// U+206A-U+206F, U+FEFF, the tag characters U+E0000-U+E007F, ...).
 bool is_control_code_point(char32_t c) noexcept;
 
 /// One untrusted value as text for a terminal or a log: each control code
 /// point becomes a visible escape (`\t`, `\n`, `\r`, `\x1b` for the other
-/// C0 controls and DEL, `\u009b`, `\u202e` for the rest), each byte that is
+/// C0 controls and DEL, `\u009b`, `\u202e` for the rest, `\U000e0041`
+/// above U+FFFF), each byte that is
 /// not part of well-formed UTF-8 becomes `\xNN` (NN >= 80), and a backslash
 /// becomes `\\`, so the escaped form reads back to exactly one original.
 /// Everything else, any printable character in any script, stays as it is.

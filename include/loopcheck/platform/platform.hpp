@@ -43,6 +43,20 @@ private:
     std::optional<Error> error_;
 };
 
+/// Opens each of the standard descriptors 0, 1 and 2 that is closed on
+/// the null device, so that no socket loopcheck opens later can become one
+/// of them (a log line written to fd 2 would then go to a probe socket,
+/// and its error would clear the connect's). Call it first in main(),
+/// before any file or socket exists. POSIX: fcntl(F_GETFD) finds the closed
+/// ones, open("/dev/null") fills them in order. Windows: nothing to do, as
+/// sockets are never CRT descriptors. False when one could not be opened.
+bool open_closed_standard_streams() noexcept;
+
+/// The soft limit on open descriptors (RLIMIT_NOFILE) where the OS has a
+/// small one; nullopt where there is none to speak of (Windows: sockets
+/// are handles, bounded by memory) or it cannot be read.
+std::optional<std::size_t> descriptor_limit() noexcept;
+
 /// A monotonic clock with at least microsecond resolution
 /// (steady_clock on POSIX, QueryPerformanceCounter on Windows).
 Micros monotonic_now();
@@ -53,9 +67,22 @@ Micros monotonic_now();
 Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port,
                                      FamilyFilter filter);
 
+/// What reading a small text file gave: its text, or why there is none.
+struct TextFile {
+    std::optional<std::string> text; ///< nullopt when not read
+    /// Empty when read whole; else a phrase to follow the path: "is a FIFO,
+    /// not a regular file", "could not be read: Is a directory", "is larger
+    /// than 1048576 bytes: only the first ones were read" (text is set).
+    std::string problem;
+    /// True for a FIFO, a device or a socket: the system resolver, which
+    /// reads the same file, could block on it or read without end.
+    bool special = false;
+};
+
 /// The text of a small file (the hosts file, /etc/gai.conf), at most
-/// `max_bytes` of it; nullopt when it cannot be opened.
-std::optional<std::string> read_text_file(const std::string& path, std::size_t max_bytes);
+/// `max_bytes` of it. Only a regular file is read: a FIFO, a device or a
+/// directory is named as such and not opened, so nothing blocks on it.
+TextFile read_text_file(const std::string& path, std::size_t max_bytes);
 
 /// Non-blocking connects in flight, waited on together: the one connect
 /// primitive each OS implements. The run layer's connect driver is its one

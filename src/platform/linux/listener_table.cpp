@@ -227,7 +227,7 @@ void find_owners(std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>
 
 std::string process_name(std::uint32_t pid) {
     const auto path = fmt::format("/proc/{}/comm", pid);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); // never a FIFO's wait
     if (fd < 0)
         return {};
     char buf[64];

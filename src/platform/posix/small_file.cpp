@@ -1,17 +1,25 @@
-// POSIX: reading a small /proc file without iostreams (no 8 KiB buffer, no C++ locale).
+// Reading a small /proc file without iostreams: non-blocking, regular files only.
 #include "platform/posix/small_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace loopcheck::platform::posix {
 
 std::optional<std::string> read_small_file(const char* path, std::size_t cap) {
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    // Non-blocking, and only a regular file (every /proc file is one): a
+    // FIFO put in its place must not hang the run, nor a device feed it.
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return std::nullopt;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return std::nullopt;
+    }
     std::string text;
     char chunk[1024];
     bool failed = false;

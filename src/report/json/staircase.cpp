@@ -19,7 +19,7 @@ void json_steps(JsonWriter& w, const std::vector<StairStep>& steps) {
     for (const auto& s : steps) {
         w.begin_object();
         w.key("limit").value(s.limit);
-        w.key("outcome").value(outcome_name(s.outcome));
+        w.key("outcome").value(step_outcome_name(s));
         w.key("mixed").value(s.mixed);
         w.key("native_name").value(s.native_name);
         w.key("latency_ms").begin_object();

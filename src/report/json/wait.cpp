@@ -45,6 +45,7 @@ void json_wait_address(JsonWriter& w, const WaitAddress& a) {
 void json_wait_target(JsonWriter& w, const WaitTarget& t, WaitGoal goal) {
     w.begin_object();
     w.key("input").value(t.target.input);
+    w.key("userinfo_redacted").value(t.target.userinfo_redacted);
     w.key("host").value(t.target.host);
     w.key("port").value(static_cast<int>(t.target.port));
     w.key("resolve_error");

@@ -21,7 +21,7 @@ std::string option_cell(const StairStep& s) {
 }
 
 std::string outcome_cell(const StairStep& s) {
-    std::string out(outcome_name(s.outcome));
+    std::string out(step_outcome_name(s));
     if (s.mixed)
         out += " (mixed)";
     return out;
