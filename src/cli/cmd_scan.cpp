@@ -2,6 +2,7 @@
 // (the scan itself is src/run/scan.cpp).
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/progress.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
@@ -35,7 +36,9 @@ int run(const ScanArgs& args) {
     request.name_skips = common->verbosity > 0;
     request.timeout = common->timeout;
     request.threshold = common->threshold;
-    const auto r = run_scan(request);
+    ProgressLine progress(live_lines_wanted(common->verbosity));
+    const auto r = run_scan(request, progress.callback());
+    progress.clear();
     if (!r)
         return run_failure(r.error());
     const bool verbose = common->verbosity > 0;

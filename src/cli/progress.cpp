@@ -30,7 +30,11 @@ ProgressFn ProgressLine::callback() {
 }
 
 void ProgressLine::show(const ProbeProgress& p) {
-    if (p.elapsed < show_after_ || p.oldest == nullptr)
+    if (p.oldest == nullptr) { // the probing is over: conclusions and emulations follow
+        line_.clear();
+        return;
+    }
+    if (p.elapsed < show_after_)
         return;
     const auto seconds = static_cast<double>(p.elapsed.count()) / 1e6;
     std::string text = fmt::format("waiting for {} ... {:.1f} s",

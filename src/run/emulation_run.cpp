@@ -60,8 +60,10 @@ public:
         while (!stop_requested() && (release_next(driver) || advance_lanes(driver))) {
         }
     }
+    /// Nothing in flight and no lane to release, or a stop: no wait (a
+    /// stop must not sleep out a lane's delay).
     bool nothing_to_wait_for(ConnectDriver& driver) override {
-        return driver.pending() == 0 && waiting() == lanes_.end();
+        return stop_requested() || (driver.pending() == 0 && waiting() == lanes_.end());
     }
     Micros next_wake(const ConnectDriver& driver, Micros now) const override {
         Micros wake = waiting() != lanes_.end() ? last_release_ + spec_.delay : now + timeout_;

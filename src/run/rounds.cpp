@@ -104,6 +104,8 @@ void run_rounds(Report& report, const RoundsRequest& opt, const ProgressFn& prog
             (s.fast ? ar.fast_samples : ar.samples).push_back(std::move(samples[i]));
         }
     }
+    if (progress)
+        progress({}); // the probing is over: the live line goes before what follows
     const auto overflows_after = read_overflows();
     if (overflows_before && overflows_after)
         report.listen_overflows = ListenOverflows{*overflows_before, *overflows_after};

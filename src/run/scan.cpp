@@ -79,7 +79,8 @@ std::optional<Error> scan_roots(const std::vector<std::string>& roots, ScanResul
 /// Probes every endpoint once, all at once (resolve, listener table, one
 /// round of connects), and joins each with the listeners on its port.
 /// False when the probes were interrupted.
-bool probe_endpoints(std::vector<ScanEndpoint>& endpoints, const ScanRequest& request) {
+bool probe_endpoints(std::vector<ScanEndpoint>& endpoints, const ScanRequest& request,
+                     const ProgressFn& progress) {
     std::vector<Target> targets;
     std::vector<std::size_t> index; // endpoint -> target
     for (const ScanEndpoint& ep : endpoints) {
@@ -96,7 +97,7 @@ bool probe_endpoints(std::vector<ScanEndpoint>& endpoints, const ScanRequest& re
     probe.timeout = request.timeout;
     probe.threshold = request.threshold;
     probe.command_line = "loopcheck scan";
-    const Report check = measure(std::move(targets), probe, {});
+    const Report check = measure(std::move(targets), probe, progress);
     log::debug("scan: {} endpoint(s) probed", check.targets.size());
     for (std::size_t i = 0; i < endpoints.size(); ++i) {
         if (index[i] == SIZE_MAX)
@@ -115,7 +116,7 @@ bool probe_endpoints(std::vector<ScanEndpoint>& endpoints, const ScanRequest& re
 
 } // namespace
 
-Result<ScanResult> run_scan(const ScanRequest& request) {
+Result<ScanResult> run_scan(const ScanRequest& request, const ProgressFn& progress) {
     ScanResult r;
     r.loopcheck_version = std::string(version());
     r.roots = request.roots.empty() ? std::vector<std::string>{"."} : request.roots;
@@ -131,7 +132,7 @@ Result<ScanResult> run_scan(const ScanRequest& request) {
         r.probe_note = "not probed (--no-probe): servers inferred from the tree and usual ports";
     else if (!r.interrupted && !r.endpoints.empty()) {
         r.probed = true;
-        r.interrupted = !probe_endpoints(r.endpoints, request);
+        r.interrupted = !probe_endpoints(r.endpoints, request, progress);
     }
     infer_servers(r.endpoints, r.hits);
     conclude_scan(r);

@@ -112,6 +112,8 @@ Result<StaircaseReport> run_staircase(const StaircaseRequest& request,
         report.notes.push_back(one_retry_note(report.system.windows_build) +
                                "; the staircase starts at limit 1");
     const auto samples = probe_limits(*addresses, first, request, progress);
+    if (progress)
+        progress({}); // the probing is over
     report.incomplete = stop_requested();
     for (std::size_t a = 0; a < addresses->size(); ++a) {
         std::vector<StairStep> steps;

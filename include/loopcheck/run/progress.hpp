@@ -10,7 +10,8 @@
 
 namespace loopcheck {
 
-/// A probe run's state, about every 100 ms while anything is pending.
+/// A probe run's state, about every 100 ms while anything is pending; a
+/// value with no `oldest` says the probing is over (the live line goes).
 struct ProbeProgress {
     Micros elapsed{0};       ///< since the oldest pending probe started
     std::size_t pending = 0; ///< probes still waiting or not yet started

@@ -4,6 +4,7 @@
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/scan.hpp"
+#include "loopcheck/run/progress.hpp"
 
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct ScanRequest {
 /// distinct (host, port) of the client and config hits once (unless
 /// no_probe), and concludes; the result's exit_code is set. An Error
 /// (ErrorKind::usage) when a root cannot be read.
-Result<ScanResult> run_scan(const ScanRequest& request);
+/// `progress`: the live line while the probes wait; may be empty.
+Result<ScanResult> run_scan(const ScanRequest& request, const ProgressFn& progress = {});
 
 } // namespace loopcheck
