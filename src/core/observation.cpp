@@ -89,4 +89,8 @@ bool native_name_implied(const AddressSummary& s) {
             s.native_name.find("CONNREFUSED") != std::string::npos);
 }
 
+std::string_view summary_outcome_name(const AddressSummary& s) noexcept {
+    return s.interrupted ? std::string_view("interrupted") : outcome_name(s.outcome);
+}
+
 } // namespace loopcheck

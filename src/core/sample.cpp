@@ -33,4 +33,8 @@ std::string_view option_state_name(OptionState s) noexcept {
     return "unsupported";
 }
 
+std::string_view sample_outcome_name(const Sample& s) noexcept {
+    return s.interrupted ? std::string_view("interrupted") : outcome_name(s.outcome);
+}
+
 } // namespace loopcheck

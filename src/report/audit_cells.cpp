@@ -46,7 +46,7 @@ std::string localhost_cell(const TargetReport& t) {
         std::vector<std::string> parts;
         for (const auto& a : t.addresses)
             parts.push_back(
-                fmt::format("{} {}", ip_string(a.address), outcome_name(a.summary.outcome)));
+                fmt::format("{} {}", ip_string(a.address), summary_outcome_name(a.summary)));
         return fmt::format("{} not reached: {}", word, fmt::join(parts, ", "));
     }
     if (d.clients_agree) {

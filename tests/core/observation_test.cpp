@@ -87,3 +87,21 @@ TEST_CASE("the OS's error name is implied by an accept or a plain refusal", "[ob
     s.native_name = "EHOSTUNREACH";
     CHECK_FALSE(native_name_implied(s));
 }
+
+TEST_CASE("an interrupted address or probe is 'interrupted', not its placeholder timeout",
+          "[observation]") {
+    Sample cut;
+    cut.outcome = Outcome::timeout;
+    cut.native_name = "interrupted";
+    cut.interrupted = true;
+    CHECK(sample_outcome_name(cut) == "interrupted");
+    const std::vector<Sample> samples{cut};
+    const auto s = summarize_address(samples, {});
+    REQUIRE(s.interrupted);
+    CHECK(summary_outcome_name(s) == "interrupted");
+    Sample timed_out;
+    timed_out.outcome = Outcome::timeout;
+    CHECK(sample_outcome_name(timed_out) == "timeout");
+    const std::vector<Sample> timed{timed_out};
+    CHECK(summary_outcome_name(summarize_address(timed, {})) == "timeout");
+}

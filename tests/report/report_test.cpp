@@ -242,3 +242,33 @@ TEST_CASE("a refused SYN-retry option is one line in text and said in Markdown",
     CHECK(render_text(r, TextStyle{}).find("SIO_TCP_INITIAL_RTO") == std::string::npos);
     CHECK(render_markdown(r).find("SIO_TCP_INITIAL_RTO") == std::string::npos);
 }
+
+TEST_CASE("an interrupted probe is 'interrupted' in text, JSON and Markdown", "[report]") {
+    Report r;
+    r.loopcheck_version = "0.1.0";
+    r.command_line = "loopcheck 127.0.0.1:9";
+    r.system.os = Os::linux_;
+    r.system.os_name = "Linux";
+    r.threshold = 100ms;
+    r.timeout = 5s;
+    r.incomplete = true;
+    TargetReport t;
+    t.target = *parse_target("127.0.0.1:9");
+    AddressReport a;
+    a.address = make_ipv4(127, 0, 0, 1, 9);
+    Sample cut = sample(Outcome::timeout, 300ms);
+    cut.native_name = "interrupted";
+    cut.interrupted = true;
+    a.samples.push_back(cut);
+    t.addresses.push_back(a);
+    r.targets.push_back(t);
+    finish(r);
+    const auto json = render_json(r);
+    CHECK(json.find("\"outcome\": \"interrupted\"") != std::string::npos);
+    CHECK(json.find("\"outcome\": \"timeout\"") == std::string::npos);
+    const auto text = render_text(r, TextStyle{});
+    CHECK(text.find("interrupted") != std::string::npos);
+    const auto md = render_markdown(r);
+    CHECK(md.find("interrupted") != std::string::npos);
+    CHECK(md.find("| timeout") == std::string::npos); // the address row
+}

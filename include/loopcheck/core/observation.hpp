@@ -37,6 +37,10 @@ struct AddressSummary {
 AddressSummary summarize_address(std::span<const Sample> samples,
                                  std::span<const Sample> fast_samples);
 
+/// The address's outcome as reports print it: "interrupted" when every
+/// round was cut short by a stop (nothing was measured), else the outcome.
+std::string_view summary_outcome_name(const AddressSummary& summary) noexcept;
+
 /// True when the outcome already says what the OS's error name would:
 /// an accept, or a refusal every round that the OS named ECONNREFUSED
 /// (WSAECONNREFUSED). The text report then leaves the name out.

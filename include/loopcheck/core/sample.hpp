@@ -65,4 +65,8 @@ struct Sample {
     std::string option_error_name; ///< the OS's name for option_error, e.g. "WSAEOPNOTSUPP"
 };
 
+/// A sample's outcome as reports print it: "interrupted" for a probe that a
+/// stop cut short (its Outcome is only the placeholder timeout).
+std::string_view sample_outcome_name(const Sample& s) noexcept;
+
 } // namespace loopcheck

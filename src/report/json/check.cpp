@@ -29,7 +29,7 @@ void samples(JsonWriter& w, const std::vector<Sample>& list) {
     w.begin_array();
     for (const auto& s : list) {
         w.begin_object();
-        w.key("outcome").value(outcome_name(s.outcome));
+        w.key("outcome").value(sample_outcome_name(s));
         ms(w, "latency_ms", s.latency);
         w.key("native_code").value(s.native_code);
         w.key("native_name").value(s.native_name);
@@ -50,7 +50,7 @@ void address(JsonWriter& w, const AddressReport& a) {
     w.key("address").value(ip_string(a.address));
     w.key("endpoint").value(endpoint_string(a.address));
     w.key("family").value(family_name(a.address.family));
-    w.key("outcome").value(outcome_name(s.outcome));
+    w.key("outcome").value(summary_outcome_name(s));
     w.key("mixed").value(s.mixed);
     w.key("native_name").value(s.native_name);
     w.key("latency_ms");

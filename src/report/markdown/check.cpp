@@ -57,7 +57,7 @@ void address_table(std::string& out, const TargetReport& t, int count) {
                            : s.fast_option_refused ? "option refused"
                                                    : "-";
         out += fmt::format("| {} | `{}` | {}{} | {} |{} {} | {} |\n", i + 1,
-                           endpoint_string(a.address), outcome_name(s.outcome),
+                           endpoint_string(a.address), summary_outcome_name(s),
                            s.mixed ? " (mixed)" : "", latency(s.latency, count),
                            paired ? fmt::format(" {} |", cell(fast)) : "",
                            s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
@@ -92,7 +92,7 @@ void raw_samples(std::string& out, const Report& r) {
                     const auto& s = list[i];
                     out += fmt::format(
                         "{} {} {} round={} {} {:.3f}ms {} syn_rtx={} option={}\n", t.target.input,
-                        endpoint_string(a.address), kind, i + 1, outcome_name(s.outcome),
+                        endpoint_string(a.address), kind, i + 1, sample_outcome_name(s),
                         to_ms(s.latency), s.native_name.empty() ? "-" : s.native_name,
                         s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
                         option_state_name(s.option));
@@ -159,7 +159,7 @@ void addresses_section(std::string& out, const TargetReport& t, const Report& r)
                                "{} (not in the resolver's answer; used by the curl rows "
                                "only).\n",
                                cell(t.target.host), endpoint_string(a.address),
-                               outcome_name(a.summary.outcome),
+                               summary_outcome_name(a.summary),
                                latency(a.summary.latency, r.count));
         listener_table(out, t);
         for (const auto& a : t.addresses) {

@@ -60,7 +60,7 @@ std::string fast_cell(const AddressSummary& s, int count) {
 }
 
 std::string outcome_cell(const AddressSummary& s) {
-    std::string out(outcome_name(s.outcome));
+    std::string out(summary_outcome_name(s));
     if (s.mixed)
         out += " (mixed)";
     return out;
