@@ -9,7 +9,7 @@ _loopcheck() {
         --expect) COMPREPLY=($(compgen -W "refused" -- "$cur")); return ;;
         --emulate) COMPREPLY=($(compgen -W "sequential happy-eyeballs happy-eyeballs=200ms go node" -- "$cur")); return ;;
         -t|--timeout|--threshold) COMPREPLY=($(compgen -W "100ms 250ms 500ms 1s 2s 5s 10s" -- "$cur")); return ;;
-        -n|--count|--syn-retries) return ;;
+        -n|--count|--syn-retries|--max-probes) return ;;
         --for|--interval) COMPREPLY=($(compgen -W "25ms 100ms 1s 10s 30s 2m" -- "$cur")); return ;;
     esac
     if [[ "${COMP_WORDS[1]}" == wait && "$cur" == -* ]]; then
@@ -29,7 +29,7 @@ _loopcheck() {
         [[ -n "$cur" && ${#COMPREPLY[@]} -gt 0 ]] && return
     fi
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-h --help -V --version -t --timeout --threshold -n --count -4 --ipv4 -6 --ipv6 --format --json --markdown --color --expect --emulate --quick --no-pair --syn-retries -v --verbose -q --quiet" -- "$cur"))
+        COMPREPLY=($(compgen -W "-h --help -V --version -t --timeout --threshold -n --count -4 --ipv4 -6 --ipv6 --format --json --markdown --color --expect --emulate --quick --no-pair --syn-retries --max-probes -v --verbose -q --quiet" -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -W "localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:" -- "$cur"))

@@ -63,6 +63,11 @@ void add_check_options(CLI::App& app, CheckArgs& a) {
                    "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
         ->check(CLI::Range(0, 253))
         ->type_name("N");
+    app.add_option("--max-probes", a.max_probes,
+                   "refuse a run of more connects than this (every address, every round; "
+                   "default 100000)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}))
+        ->type_name("N");
     app.add_option("--emulate", a.emulate,
                    "run a client's connect algorithm for real, once per round (-n): "
                    "sequential, happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
@@ -103,6 +108,7 @@ Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line)
     r.no_pair = a.no_pair;
     r.quick = a.quick;
     r.syn_retries = a.syn_retries;
+    r.max_probes = a.max_probes;
     r.command_line = std::move(command_line);
     return c;
 }

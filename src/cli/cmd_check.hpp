@@ -31,6 +31,7 @@ struct CheckArgs {
     std::string expect;
     std::optional<int> syn_retries;
     std::vector<std::string> emulate;
+    std::size_t max_probes = default_max_probes;
 };
 
 /// The main command's description and --help footer.

@@ -36,7 +36,12 @@ Result<AuditReport> run_audit(const AuditRequest& request, const ProgressFn& pro
     check.threshold = request.threshold;
     check.no_pair = request.no_pair;
     check.command_line = request.command_line;
-    audit.check = measure(std::move(targets), check, progress, &table);
+    // The ports come from this machine's table, not from a typed list: no bound.
+    check.max_probes = SIZE_MAX;
+    auto measured = measure(std::move(targets), check, progress, &table);
+    if (!measured)
+        return measured.error();
+    audit.check = std::move(*measured);
     log::debug("probes done"); // -v shows where an audit spends its time
     conclude_audit(audit);
     log::debug("{} port(s) diagnosed", audit.ports.size());

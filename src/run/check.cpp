@@ -72,13 +72,16 @@ Result<Report> run_check(const CheckRequest& request, const ProgressFn& progress
         return Error{ErrorKind::system,
                      fmt::format("self-check set-up failed: {}", self.error().message)};
     // The closed ports (every target after the first) are meant to refuse.
-    Report report = measure(std::move(self->targets), request, progress, nullptr, 1);
+    auto measured = measure(std::move(self->targets), request, progress, nullptr, 1);
+    if (!measured)
+        return measured.error();
+    Report& report = *measured;
     self->facts.statements =
         self_check_statements(report.targets[0], report.targets[1],
                               report.targets.size() > 2 ? &report.targets[2] : nullptr,
                               request.threshold, report.system.hosts_file);
     report.self_check = self->facts;
-    return report;
+    return measured;
 }
 
 } // namespace loopcheck

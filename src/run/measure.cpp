@@ -12,6 +12,8 @@
 #include "run/rounds.hpp"
 #include "run/targets.hpp"
 
+#include <fmt/format.h>
+
 namespace loopcheck {
 
 namespace {
@@ -66,7 +68,7 @@ int combined_exit_code(const Report& report) {
 
 } // namespace
 
-Report measure(std::vector<Target> targets, const CheckRequest& request, const ProgressFn& progress,
+Result<Report> measure(std::vector<Target> targets, const CheckRequest& request, const ProgressFn& progress,
                const Result<ListenerTable>* table, std::size_t expect_refused_from) {
     Report report;
     report.loopcheck_version = std::string(version());
@@ -83,10 +85,14 @@ Report measure(std::vector<Target> targets, const CheckRequest& request, const P
         attach_listeners(report, *table);
     else
         attach_listeners(report);
-    run_rounds(report,
-               {request.count, request.timeout, request.syn_retries, request.no_pair,
-                request.quick},
-               progress);
+    const RoundsRequest rounds{request.count, request.timeout, request.syn_retries,
+                               request.no_pair, request.quick};
+    if (const auto planned = planned_probes(report, rounds); planned > request.max_probes)
+        return usage_error(fmt::format(
+            "{} connects planned ({} round(s) over every address of {} target(s)), more than "
+            "--max-probes {}: raise it to run them",
+            planned, request.count, report.targets.size(), request.max_probes));
+    run_rounds(report, rounds, progress);
     conclude(report, request, expect_refused_from);
     run_emulations(report, request);
     report.exit_code = combined_exit_code(report);

@@ -11,10 +11,12 @@
 namespace loopcheck {
 
 /// A report for `targets`: resolved, with listeners (from `table` when
-/// given, else read here), probed, concluded and emulated, exit code set.
+/// given, else read here), probed, concluded and emulated, exit code set;
+/// a usage Error, before any probe, when the plan is over
+/// request.max_probes connects.
 /// Targets from index `expect_refused_from` on are expected to refuse (the
 /// self-check's closed ports).
-Report measure(std::vector<Target> targets, const CheckRequest& request, const ProgressFn& progress,
+Result<Report> measure(std::vector<Target> targets, const CheckRequest& request, const ProgressFn& progress,
                const Result<ListenerTable>* table = nullptr,
                std::size_t expect_refused_from = SIZE_MAX);
 

@@ -77,6 +77,10 @@ bool overflows_can_matter(const Report& report) {
 
 } // namespace
 
+std::size_t planned_probes(const Report& report, const RoundsRequest& opt) {
+    return make_plan(report, opt).specs.size() * static_cast<std::size_t>(opt.count);
+}
+
 void run_rounds(Report& report, const RoundsRequest& opt, const ProgressFn& progress) {
     const Plan plan = make_plan(report, opt);
     if (plan.specs.empty())

@@ -4,6 +4,7 @@
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/run/progress.hpp"
 
+#include <cstddef>
 #include <optional>
 
 namespace loopcheck {
@@ -22,6 +23,10 @@ struct RoundsRequest {
 /// ListenOverflows counter around them where it can matter; --quick
 /// infers the default-stack samples afterwards.
 void run_rounds(Report& report, const RoundsRequest& opt, const ProgressFn& progress);
+
+/// How many connects run_rounds would make: every planned probe, times
+/// opt.count.
+std::size_t planned_probes(const Report& report, const RoundsRequest& opt);
 
 /// --quick: fills each address that only has no-retry probes with the
 /// default-stack samples inferred from them, and says so in the report.

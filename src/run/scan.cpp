@@ -97,7 +97,12 @@ bool probe_endpoints(std::vector<ScanEndpoint>& endpoints, const ScanRequest& re
     probe.timeout = request.timeout;
     probe.threshold = request.threshold;
     probe.command_line = "loopcheck scan";
-    const Report check = measure(std::move(targets), probe, progress);
+    // The endpoints come from the tree (distinct ones only): no bound.
+    probe.max_probes = SIZE_MAX;
+    auto measured = measure(std::move(targets), probe, progress);
+    if (!measured)
+        return false;
+    const Report& check = *measured;
     log::debug("scan: {} endpoint(s) probed", check.targets.size());
     for (std::size_t i = 0; i < endpoints.size(); ++i) {
         if (index[i] == SIZE_MAX)

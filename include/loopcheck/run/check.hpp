@@ -8,11 +8,15 @@
 #include "loopcheck/core/target.hpp"
 #include "loopcheck/run/progress.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace loopcheck {
+
+/// --max-probes' default (docs/usage.md).
+inline constexpr std::size_t default_max_probes = 100'000;
 
 struct CheckRequest {
     std::vector<Target> targets; ///< empty: the self-check
@@ -26,6 +30,10 @@ struct CheckRequest {
     std::optional<int> syn_retries; ///< --syn-retries N on every probe
     std::vector<EmulationSpec> emulate; ///< --emulate, in the order given
     std::string command_line;           ///< as typed, for the Markdown report
+    /// The most connects one run may make (every address of every target,
+    /// twins included, times --count): a long target list, or a name with
+    /// many addresses, is refused before anything is probed.
+    std::size_t max_probes = default_max_probes;
 
     friend bool operator==(const CheckRequest&, const CheckRequest&) = default;
 };
@@ -33,8 +41,9 @@ struct CheckRequest {
 /// Runs a check whole: resolves every target, reads the listener table,
 /// probes every address -n times, concludes each target, runs the
 /// emulations, and (with no target) the self-check's statements; the
-/// report's exit_code is set. An Error only when the self-check cannot set
-/// itself up.
+/// report's exit_code is set. An Error when the self-check cannot set
+/// itself up (ErrorKind::system), or when the run would make more than
+/// max_probes connects (ErrorKind::usage; nothing is probed).
 /// `progress`: the live line while probes wait; may be empty.
 Result<Report> run_check(const CheckRequest& request, const ProgressFn& progress = {});
 
