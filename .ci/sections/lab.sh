@@ -12,7 +12,9 @@
 # launcher) comes with them.
 lab_install_and_probe() {
     local lab_probe
-    $S apt-get update && $S apt-get install -y nftables iproute2 util-linux mount python3 ccache
+    # cmark-gfm: the e2e tests render hostile names through every command's
+    # Markdown with it (they say so and skip that check where it is missing).
+    $S apt-get update && $S apt-get install -y nftables iproute2 util-linux mount python3 ccache cmark-gfm
     # Can this machine host the lab at all? A sandbox without network or mount
     # namespaces, IPv6 or nf_tables makes lab.sh skip with "(this machine cannot
     # host the lab)": then the netns and clients tests skip with that reason, and

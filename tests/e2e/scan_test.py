@@ -195,6 +195,25 @@ def untrusted_text(tmp):
     check(json.loads(js)["hits"][0]["path"].endswith(name), "JSON: the exact name")
 
 
+def hostile_markdown(tmp):
+    """A file named like Markdown syntax, holding a risky client hit: scan's
+    Markdown, rendered by cmark-gfm (when installed), shows it as text, never
+    as an image, a link or raw HTML."""
+    root = pathlib.Path(tmp) / "hostile"
+    for name in ("![](__e.vil_x).py", "[login](__e.vl).py", "<img src=x>.py"):
+        write(root, name, "import requests\nrequests.get('http://localhost:11434/api')\n")
+    code, md, _ = scan("--no-probe", "--markdown", str(root))
+    check(code == 1 and md.count("| **risky** |") == 3, "Markdown: each hostile name is a risky hit")
+    try:
+        html = subprocess.run(["cmark-gfm", "-e", "table"], input=md, capture_output=True,
+                              text=True, timeout=30).stdout
+    except FileNotFoundError:
+        print("scan_test.py: cmark-gfm is not installed: the rendering check did not run")
+        return
+    check("<img" not in html and "<a " not in html and "<img src=x>" not in html,
+          "cmark-gfm renders no image, link or raw HTML from a file name")
+
+
 def interrupted():
     """Ctrl-C during a long scan: exit 130 with the result so far (a scan
     that finishes before the signal arrives proves nothing and passes)."""
@@ -221,6 +240,7 @@ with tempfile.TemporaryDirectory() as tmp:
     bad_input(tmp)
     git_listing(tmp)
     untrusted_text(tmp)
+    hostile_markdown(tmp)
 interrupted()
 
 print(f"{len(failures)} failed")
