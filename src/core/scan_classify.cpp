@@ -2,6 +2,7 @@
 // rules need from earlier lines, and each loopback reference run through the
 // rules table (scan_rules.cpp) until one matches.
 #include "core/scan_classify.hpp"
+#include "loopcheck/core/text.hpp"
 
 #include "core/scan_context.hpp"
 
@@ -15,14 +16,6 @@ namespace {
 constexpr std::size_t stored_line_cap = 300;
 constexpr std::size_t hit_text_cap = 200;
 constexpr std::uint32_t statement_lines = 6;
-
-std::string_view trim(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 /// At most `cap` bytes, cut back to the start of a UTF-8 sequence.
 std::string_view capped(std::string_view s, std::size_t cap) noexcept {
@@ -46,7 +39,7 @@ bool slash_comments(Lang l) noexcept {
 
 /// Where a comment starts in `s` (outside quotes), or npos.
 std::size_t comment_start(std::string_view s, Lang lang) noexcept {
-    const std::string_view t = trim(s);
+    const std::string_view t = trim_blanks(s);
     if ((lang == Lang::ini && t.starts_with(';')) ||
         (lang == Lang::properties && t.starts_with('!')))
         return 0;
@@ -118,7 +111,7 @@ Lang FileScanner::effective_lang() const noexcept {
 void FileScanner::track_imports(std::string_view text) {
     if (!import_client_.empty())
         return;
-    const std::string_view t = trim(text);
+    const std::string_view t = trim_blanks(text);
     if (!(t.starts_with("import") || t.starts_with("from ") || t.starts_with("using ") ||
           t.starts_with("use ") || t.starts_with("require") || t.starts_with('"') ||
           t.find("require(") != std::string_view::npos))
@@ -221,9 +214,9 @@ void FileScanner::line(std::string_view text, std::vector<ScanHit>& out) {
     ++line_no_;
     const Lang lang = lang_ == Lang::notebook && cell_code_ ? Lang::python : lang_;
     if ((lang == Lang::markdown || (lang_ == Lang::notebook && !cell_code_)) &&
-        (trim(text).starts_with("```") || trim(text).starts_with("~~~"))) {
+        (trim_blanks(text).starts_with("```") || trim_blanks(text).starts_with("~~~"))) {
         in_fence_ = !in_fence_;
-        fence_lang_ = in_fence_ ? fence_language(trim(text).substr(3)) : Lang::other;
+        fence_lang_ = in_fence_ ? fence_language(trim_blanks(text).substr(3)) : Lang::other;
         open_.clear();
         return;
     }
@@ -247,7 +240,7 @@ void FileScanner::line(std::string_view text, std::vector<ScanHit>& out) {
             hit.col = static_cast<std::uint32_t>(ref.col + 1);
             hit.cell = cell_;
             hit.lang = effective_lang();
-            hit.text = std::string(capped(trim(view), hit_text_cap));
+            hit.text = std::string(capped(trim_blanks(view), hit_text_cap));
             ref.col -= from;
             hit.ref = ref;
             classify(hit, view, s);

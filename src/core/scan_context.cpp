@@ -2,20 +2,13 @@
 // bind names, a port near a bind, a config line's key, test and dev-server
 // files by name, a Markdown fence's language.
 #include "core/scan_context.hpp"
+#include "loopcheck/core/text.hpp"
 
 #include <string>
 
 namespace loopcheck {
 
 namespace {
-
-std::string_view trim(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 constexpr std::string_view env_needles[] = {"getenv(",
                                             "environ.get(",
@@ -128,9 +121,9 @@ std::string config_key_of(std::string_view text, std::size_t ref_col) {
     const std::size_t sep = left.find_first_of("=:");
     if (sep == std::string_view::npos)
         return {};
-    std::string_view key = trim(left.substr(0, sep));
+    std::string_view key = trim_blanks(left.substr(0, sep));
     if (key.starts_with("export "))
-        key = trim(key.substr(7));
+        key = trim_blanks(key.substr(7));
     while (!key.empty() &&
            (key.front() == '"' || key.front() == '\'' || key.front() == '-' || key.front() == ' '))
         key.remove_prefix(1);
@@ -173,7 +166,7 @@ bool is_test_file(std::string_view path) noexcept {
 }
 
 Lang fence_language(std::string_view info) noexcept {
-    info = trim(info);
+    info = trim_blanks(info);
     const std::size_t space = info.find_first_of(" {,");
     info = info.substr(0, space);
     struct Name {

@@ -81,6 +81,14 @@ void wrap_into(std::string& out, std::string_view first, std::string_view untrus
     out += '\n';
 }
 
+std::string_view trim_blanks(std::string_view s) noexcept {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
 int hex_digit_value(char c) noexcept {
     if (c >= '0' && c <= '9')
         return c - '0';

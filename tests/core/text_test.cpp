@@ -66,3 +66,10 @@ TEST_CASE("code points in UTF-8: one to four bytes at each boundary", "[text]") 
     CHECK(utf8(0x10000) == "\xf0\x90\x80\x80");
     CHECK(utf8(0x10FFFF) == "\xf4\x8f\xbf\xbf");
 }
+
+TEST_CASE("trim_blanks: spaces and tabs at either end, nothing else", "[text]") {
+    CHECK(trim_blanks("  \tx = 1\t ") == "x = 1");
+    CHECK(trim_blanks("") == "");
+    CHECK(trim_blanks(" \t ") == "");
+    CHECK(trim_blanks("\nx\n") == "\nx\n"); // line ends are the caller's
+}

@@ -11,6 +11,9 @@ namespace loopcheck {
 /// terminal as a control sequence or invalid UTF-8.
 std::string escape_nonprintable(std::string_view s);
 
+/// `s` without the spaces and tabs at either end.
+std::string_view trim_blanks(std::string_view s) noexcept;
+
 /// The value of the hex digit `c` (either case), or -1.
 int hex_digit_value(char c) noexcept;
 
