@@ -234,11 +234,18 @@ TEST_CASE("listen: a thread that cannot start is one error line and a clean exit
     const auto r = fork_loopcheck(args, [uid, gid] {
         if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0)
             ::_exit(126);
+        // A checkout in a private directory (root's home, a chroot's build
+        // tree) keeps the binary from nobody: nothing to learn then.
+        if (::access(LOOPCHECK_EXE, X_OK) != 0)
+            ::_exit(125);
         const rlimit few{4, 4}; // this process and three threads
         ::setrlimit(RLIMIT_NPROC, &few);
     });
     INFO("stdout: " << r.out << "\nstderr: " << r.err);
     REQUIRE(r.exit_code != 126);
+    if (r.exit_code == 125) {
+        LC_SKIP("nobody cannot execute " LOOPCHECK_EXE " here (a private directory on its path)");
+    }
     CHECK(r.exit_code == exit_code::internal);
     CHECK(contains(r.err, "cannot start thread"));
     CHECK(contains(r.err, " of 12 "));
