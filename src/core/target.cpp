@@ -250,10 +250,14 @@ Result<Target> Parser::run() {
     }
     if (auto err = parse_host_port(rest, offset, t))
         return *err;
-    const std::size_t before = t.input.size();
-    t.input = redact_userinfo(t.input, &t.userinfo_redacted);
-    // The host comes after the userinfo: it moved by the difference.
-    t.host_pos = t.host_pos + t.input.size() - before;
+    // Userinfo is redacted before and after the host on their own: the
+    // host moves only by what went before it, and a URL in the path (as in
+    // "http://lo/x?u=http://user:pw@h") is redacted without moving it.
+    const std::string_view whole = t.input;
+    std::string head = redact_userinfo(whole.substr(0, t.host_pos), &t.userinfo_redacted);
+    const std::string tail = redact_userinfo(whole.substr(t.host_pos), &t.userinfo_redacted);
+    t.host_pos = head.size();
+    t.input = std::move(head) + tail;
     return t;
 }
 

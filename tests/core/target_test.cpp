@@ -178,4 +178,17 @@ TEST_CASE("a URL's userinfo is redacted in the echo, not in what is probed", "[t
     CHECK(redact_userinfo("loopcheck --markdown http://u:p@h:1/ ws://a@b@[::1]:2", &redacted) ==
           "loopcheck --markdown http://***@h:1/ ws://***@[::1]:2");
     CHECK(redacted);
+
+    // Found by fuzz_target: a URL with userinfo in the path, after the host,
+    // moved host_pos by its redaction and put it before the start of input.
+    auto inner = parse_target("http://localhost:8000/x?next=http://user:pw@h/");
+    REQUIRE(inner);
+    CHECK(inner->input == "http://localhost:8000/x?next=http://***@h/");
+    CHECK(inner->input.substr(inner->host_pos, inner->host_len) == "localhost");
+    CHECK(rewrite_host(*inner, make_ipv4(127, 0, 0, 1)) ==
+          "http://127.0.0.1:8000/x?next=http://***@h/");
+    auto both = parse_target("wss://a:b@lo//x:http://user:pw@[::0@]:80/");
+    REQUIRE(both);
+    CHECK(both->input == "wss://***@lo//x:http://***@]:80/");
+    CHECK(both->input.substr(both->host_pos, both->host_len) == "lo");
 }
