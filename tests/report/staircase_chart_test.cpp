@@ -8,8 +8,7 @@ using namespace loopcheck;
 using namespace std::chrono_literals;
 using namespace loopcheck::test;
 
-TEST_CASE("a Windows staircase charts one bar per limit, in ms, on a rounded axis",
-          "[staircase]") {
+TEST_CASE("a Windows staircase charts one bar per limit, in ms, on a rounded axis", "[staircase]") {
     std::vector<StairStep> steps;
     for (int l = 0; l <= staircase_max_limit; ++l) {
         std::vector<Sample> three(3, refused(Micros{1'000 + 500'000 * l}, OptionState::applied));
@@ -40,7 +39,6 @@ TEST_CASE("the chart skips limits that measured nothing and needs two bars", "[s
     CHECK(contains(chart, "0 --> 1\n")); // a flat staircase stays on a 1 ms axis
 
     steps.resize(1);
-    CHECK(staircase_chart(conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps,
-                                             Os::linux_))
+    CHECK(staircase_chart(conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps, Os::linux_))
               .empty());
 }
