@@ -574,7 +574,7 @@ TEST_CASE("IPv6 off here: said so, and no advice to listen on ::1", "[diagnose][
         CHECK_FALSE(contains(fix, "::1"));
 }
 
-TEST_CASE("--expect refused: an accept fails it, a slow refusal fails it, a timeout fails it",
+TEST_CASE("expect refused: an accept fails it, a slow refusal fails it, a timeout fails it",
           "[diagnose][verdict]") {
     auto accepts = diagnose_scenario(
         "127.0.0.1:18434", {observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::accepted, 90us)},

@@ -79,7 +79,7 @@ TEST_CASE("a closed port: exit 3, or 0 with --expect refused", "[cli][integratio
     CHECK(e.exit_code == exit_code::healthy);
 }
 
-TEST_CASE("--expect refused against an open port fails: exit 7, UNEXPECTED", "[cli][integration]") {
+TEST_CASE("expect refused against an open port fails: exit 7, UNEXPECTED", "[cli][integration]") {
     platform::NetworkScope net;
     auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
     REQUIRE(l.ok());
