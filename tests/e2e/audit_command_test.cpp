@@ -2,6 +2,7 @@
 // then the real binary against listeners the test opens (as root and as an
 // unprivileged user).
 #include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
@@ -142,6 +143,36 @@ TEST_CASE("audit: single-stack IPv4 is a warning where localhost tries ::1 first
     auto quiet = audit_flags(p, here);
     REQUIRE(flag(quiet, audit_flag::single_stack));
     CHECK(flag(quiet, audit_flag::single_stack)->severity == Severity::info);
+}
+
+TEST_CASE("audit and check agree on what an IPv4-only port costs on Windows", "[audit]") {
+    // Linux, stock hosts file: localhost is 127.0.0.1 only; curl's side
+    // probe of ::1 was refused. The check's Windows column (Windows' own
+    // localhost answer, ::1 first) and audit's flag say the same wait.
+    auto p = port_with(11434, {listening(make_ipv4(127, 0, 0, 1, 11434), {}, 9, "ollama")});
+    auto t = localhost_report(11434, {{make_ipv4(127, 0, 0, 1), Outcome::accepted}});
+    // conclude_target summarises the samples afresh.
+    Sample accepted, refused;
+    accepted.outcome = Outcome::accepted;
+    accepted.latency = Micros{50};
+    refused.outcome = Outcome::refused;
+    refused.latency = Micros{40};
+    t.addresses[0].samples = {accepted};
+    AddressReport v6;
+    v6.address = ipv6_loopback(11434);
+    v6.samples = {refused};
+    t.curl_localhost.push_back(v6);
+    conclude_target(t, {100ms, 5s, Os::linux_, false, std::nullopt});
+    const auto& cs = t.diagnosis.clients;
+    const auto python =
+        std::find_if(cs.begin(), cs.end(), [](const ClientImpact& c) { return c.id == "python"; });
+    REQUIRE(python != cs.end());
+    REQUIRE(python->windows);
+    CHECK(python->windows->time >= 2s);
+    const auto flags = audit_flags(p, t);
+    REQUIRE(flag(flags, audit_flag::single_stack));
+    CHECK(contains(flag(flags, audit_flag::single_stack)->message,
+                   format_duration(python->windows->time) + " per connection on Windows"));
 }
 
 TEST_CASE("audit: dual-stack and two-socket ports are not single-stack", "[audit]") {
