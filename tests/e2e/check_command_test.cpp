@@ -87,8 +87,8 @@ TEST_CASE("expect refused against an open port fails: exit 7, UNEXPECTED", "[cli
     auto r = run_loopcheck({"--expect", "refused", target});
     INFO(r.out << r.err);
     CHECK(r.exit_code == exit_code::not_refused);
-    CHECK(lines(r.out).front() == "UNEXPECTED: " + target + " accepts on " + target +
-                                      " (--expect refused)");
+    CHECK(lines(r.out).front() ==
+          "UNEXPECTED: " + target + " accepts on " + target + " (--expect refused)");
     auto j = run_loopcheck({"--json", "--expect", "refused", target});
     CHECK(j.exit_code == exit_code::not_refused);
     CHECK(contains(j.out, "\"id\": \"not-refused\""));
