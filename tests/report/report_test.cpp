@@ -396,3 +396,20 @@ TEST_CASE("an interrupted probe is 'interrupted' in text, JSON and Markdown", "[
     CHECK(md.find("interrupted") != std::string::npos);
     CHECK(md.find("| timeout") == std::string::npos); // the address row
 }
+
+TEST_CASE("IPv6 off on loopback: said as such, no RFC 6724 order, no advice to listen on ::1",
+          "[report]") {
+    auto r = v4_only_v6_first();
+    auto& s = r.targets[0].addresses[0].samples[0]; // [::1]:18434
+    s.outcome = Outcome::unreachable;
+    s.native_code = 99;
+    s.native_name = "EADDRNOTAVAIL";
+    r.targets[0].listeners = std::vector<Listener>{r.targets[0].listeners->front()};
+    finish(r);
+    const auto text = render_text(r, {false, 100});
+    INFO(text);
+    CHECK(text.find("IPv6 is off here") != std::string::npos);
+    CHECK(text.find("by RFC 6724") == std::string::npos); // the order note
+    CHECK(text.find("listen on ::1") == std::string::npos);
+    CHECK(text.find("listen on both ::1") == std::string::npos);
+}
