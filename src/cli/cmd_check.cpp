@@ -28,6 +28,7 @@ Exit codes:
   3  server down: no address of a target accepted (refusals fast)
   4  a name did not resolve
   5  internal error, or the report could not be written (disk full, EPIPE)
+  6  partial: some clients fail; 7 --expect refused, but it accepted
   130 interrupted (the report so far is still printed)
   141 SIGPIPE: the reader of stdout went away
   With several targets the first of 130, 5, 2, 4, 1, 3, 0 that applies wins.

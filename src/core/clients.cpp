@@ -168,29 +168,77 @@ ConnectPrediction predict(const ClientModel& client, std::span<const Observation
     return p;
 }
 
-std::vector<Observation> as_on_windows(std::span<const Observation> obs) {
-    std::vector<Observation> out(obs.begin(), obs.end());
+bool windows_answers_itself(std::string_view host) noexcept {
+    if (!host.empty() && host.back() == '.')
+        host.remove_suffix(1);
+    return same_name_ci(host, "localhost");
+}
+
+std::vector<Observation> as_on_windows(std::span<const Observation> obs, const ClientContext& ctx,
+                                       WindowsProjection* projection) {
+    std::vector<Observation> out;
+    std::string assumed;
+    if (windows_answers_itself(ctx.host)) {
+        // Windows' DNS client answers localhost itself (the stock hosts
+        // file says "localhost name resolution is handled within DNS
+        // itself"), and sorts ::1 first by RFC 6724's default policy.
+        for (std::string_view ip : {"::1", "127.0.0.1"}) {
+            for (auto from : {obs, ctx.curl_localhost}) {
+                const auto it = std::find_if(from.begin(), from.end(), [&](const Observation& o) {
+                    return ip_string(o.address) == ip;
+                });
+                if (it != from.end()) {
+                    out.push_back(*it);
+                    break;
+                }
+            }
+        }
+        assumed = "localhost as Windows answers it itself: ::1, then 127.0.0.1";
+        if (out.size() < 2)
+            assumed += " (only the probed ones)";
+    } else {
+        out.assign(obs.begin(), obs.end());
+        assumed = "this machine's address order (Windows' resolver may order the name differently)";
+    }
     for (auto& o : out) {
         auto& s = o.summary;
-        if (s.outcome != Outcome::refused || s.fast_latency)
+        // IPv6 off here: Windows always has ::1, and nothing listens there.
+        if (o.address.family == Family::ipv6 && is_loopback(o.address) &&
+            s.outcome == Outcome::unreachable)
+            s.outcome = Outcome::refused;
+        if (s.outcome != Outcome::refused)
             continue;
+        // Without retries: the no-retry probe's cost, or this machine's
+        // own refusal when that was no slower than a Windows one would be.
+        const Micros fast = s.fast_latency && s.fast_outcome == Outcome::refused
+                                ? std::min(s.fast_latency->median, windows_fast_refusal)
+                                : std::min(s.latency.median, windows_fast_refusal);
         s.fast_outcome = Outcome::refused;
         s.fast_latency = s.latency;
+        for (Micros* m : {&s.fast_latency->min, &s.fast_latency->median, &s.fast_latency->max,
+                          &s.fast_latency->mean})
+            *m = fast;
         for (Micros* m : {&s.latency.min, &s.latency.median, &s.latency.max, &s.latency.mean})
-            *m += windows_refusal_retries;
+            *m = windows_refusal_retries;
+    }
+    assumed += "; a refusal costs 2 s (4 SYN retries 500 ms apart, the default), 1 ms with "
+               "SYN retries off";
+    if (projection) {
+        projection->addresses.clear();
+        for (const auto& o : out)
+            projection->addresses.push_back(o.address);
+        projection->assumed = std::move(assumed);
     }
     return out;
 }
 
 std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
-                                          const ClientContext& ctx) {
+                                          const ClientContext& ctx, WindowsProjection* projection) {
     std::vector<ClientImpact> out;
     out.reserve(client_models().size());
-    std::vector<Observation> windows_obs, windows_extra;
-    if (ctx.os != Os::windows) {
-        windows_obs = as_on_windows(obs);
-        windows_extra = as_on_windows(ctx.curl_localhost);
-    }
+    std::vector<Observation> windows_obs;
+    if (ctx.os != Os::windows)
+        windows_obs = as_on_windows(obs, ctx, projection);
     for (const auto& m : client_models()) {
         ClientImpact c;
         c.id = std::string(m.id);
@@ -201,8 +249,9 @@ std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
         c.client = std::string(m.name);
         c.algorithm = std::string(m.algorithm);
         c.prediction = predict(m, obs, ctx);
+        // Windows' list already holds curl's own answer for localhost.
         if (ctx.os != Os::windows)
-            c.windows = predict(m, windows_obs, {ctx.host, Os::windows, windows_extra});
+            c.windows = predict(m, windows_obs, {ctx.host, Os::windows, {}});
         out.push_back(std::move(c));
     }
     return out;

@@ -20,6 +20,16 @@ void conclude_target(TargetReport& t, const ConcludeContext& c) {
         a.summary = summarize_address(a.samples, a.fast_samples);
         obs.push_back({a.address, a.summary});
     }
+    // IPv6 switched off on loopback is what the order note should say, not
+    // an RFC 6724 ranking that costs nothing here (the ipv6-off finding).
+    for (const auto& o : obs) {
+        if (t.resolution && o.address.family == Family::ipv6 && is_loopback(o.address) &&
+            o.summary.outcome == Outcome::unreachable) {
+            t.resolution->note = "IPv6 is off here: ::1 is not configured on this machine, so "
+                                 "every client skips it at once whatever the order.";
+            break;
+        }
+    }
     // curl's own answer for localhost (addresses it tries that the resolver
     // may not give): for the curl rows only.
     std::vector<Observation> curl_obs;

@@ -98,11 +98,15 @@ void Diagnoser::fallback() {
         return;
     const auto& winner = obs_[*first_accept_];
     std::vector<std::string> failed;
+    bool only_ipv6_off = true;
     for (std::size_t i = 0; i < *first_accept_; ++i) {
         failed.push_back(describe(obs_[i]));
         penalty_ += cost(obs_[i]);
+        only_ipv6_off = only_ipv6_off && ipv6_off_at(obs_[i]);
     }
     const bool slow = penalty_ > in_.threshold;
+    if (only_ipv6_off && !slow)
+        return; // the ipv6-off finding says it, without an ordering story
     std::string message = fmt::format(
         "{} resolves to {} first; {} before {} accepted, so a client that tries addresses in "
         "order (Python, .NET) pays {} on every new connection.",
@@ -123,7 +127,7 @@ void Diagnoser::single_stack() {
     const Family served = obs_[*first_accept_].address.family;
     bool other_family_resolved = false, other_family_accepts = false;
     for (const auto& o : obs_) {
-        if (o.address.family == served)
+        if (o.address.family == served || ipv6_off_at(o))
             continue;
         other_family_resolved = true;
         other_family_accepts = other_family_accepts || accepted(o);
@@ -143,7 +147,10 @@ void Diagnoser::single_stack() {
 }
 
 void Diagnoser::nothing_accepts() {
-    if (first_accept_)
+    // curl's own localhost answer may reach a server the resolver's
+    // addresses miss: then the target is not down (clients-fail says who
+    // fails).
+    if (first_accept_ || some_client_connects())
         return;
     std::vector<std::string> parts;
     Micros total{0};
@@ -167,6 +174,63 @@ void Diagnoser::nothing_accepts() {
     if (in_.listeners && port_listeners_.empty())
         message += fmt::format(" Nothing listens on port {} on this machine.", in_.target->port);
     add(finding_id::server_down, Severity::error, std::move(message));
+}
+
+void Diagnoser::ipv6_off() {
+    for (const auto& o : obs_) {
+        if (!ipv6_off_at(o))
+            continue;
+        add(finding_id::ipv6_off, Severity::info,
+            fmt::format("IPv6 is off here: {} is not configured on this machine ({}), so no "
+                        "client can connect to it and each one moves on at once. On Windows ::1 "
+                        "always exists.",
+                        ip_string(o.address),
+                        o.summary.native_name.empty() ? "unreachable" : o.summary.native_name),
+            o.address);
+        return;
+    }
+}
+
+void Diagnoser::expected_refusal() {
+    if (!in_.expect_refused)
+        return;
+    const Observation* hit = first_accept_ ? &obs_[*first_accept_] : nullptr;
+    for (const auto& o : in_.curl_localhost)
+        if (!hit && accepted(o))
+            hit = &o;
+    if (!hit)
+        return;
+    add(finding_id::not_refused, Severity::error,
+        fmt::format("{} was expected to be refused, but {} accepted in {}.", in_.target->input,
+                    endpoint_string(hit->address), format_duration(cost(*hit))),
+        hit->address);
+}
+
+void Diagnoser::client_findings() {
+    // Every row that fails or waits here is named by a finding, so the
+    // verdict never says OK over a failing row. Under --expect refused the
+    // rows are expected to fail (not-refused covers an accept).
+    if (in_.expect_refused || !(first_accept_ || some_client_connects()))
+        return;
+    std::vector<std::string> failing, slow;
+    for (const auto& c : d_.clients) {
+        if (!c.prediction.connected)
+            failing.push_back(c.client);
+        else if (c.prediction.time > in_.threshold)
+            slow.push_back(fmt::format("{} ({})", c.client, format_duration(c.prediction.time)));
+    }
+    if (!failing.empty()) {
+        const auto where = first_accept_
+                               ? endpoint_string(obs_[*first_accept_].address)
+                               : std::string("an address curl answers localhost with itself");
+        add(finding_id::clients_fail, Severity::error,
+            fmt::format("These clients fail here, though {} accepts: they never try it: {}.", where,
+                        fmt::join(failing, "; ")));
+    }
+    if (!slow.empty())
+        add(finding_id::clients_slow, Severity::warning,
+            fmt::format("These clients wait longer than {} here: {}.",
+                        format_duration(in_.threshold), fmt::join(slow, "; ")));
 }
 
 void Diagnoser::listener_elsewhere() {
@@ -222,7 +286,9 @@ void Diagnoser::accept_queue_full() {
     // accept comes a retry step late, with a retransmission counted.
     const Micros step = syn_retry_step(in_.os);
     for (const auto& o : obs_) {
-        if (!accepted(o) && !o.summary.mixed)
+        // Only an accept can have waited in a full queue: a timeout, or
+        // rounds split between timeouts and unreachables, accepted nothing.
+        if (!accepted(o))
             continue;
         const int rtx = o.summary.syn_retransmissions.value_or(0);
         const Micros worst = o.summary.latency.max;
@@ -268,7 +334,10 @@ Diagnosis Diagnoser::run() && {
             break;
         }
     }
+    d_.clients = predict_clients(obs_, {in_.target->host, os_, in_.curl_localhost}, &d_.windows);
+    expected_refusal();
     slow_refusals();
+    ipv6_off();
     fallback();
     single_stack();
     nothing_accepts();
@@ -276,9 +345,9 @@ Diagnosis Diagnoser::run() && {
     timeouts();
     slow_accepts();
     accept_queue_full();
-    d_.clients = predict_clients(obs_, {in_.target->host, os_, in_.curl_localhost});
+    client_findings();
     fixes();
-    d_.exit_code = exit_code();
+    verdict();
     if (d_.exit_code == exit_code::healthy &&
         std::none_of(d_.findings.begin(), d_.findings.end(),
                      [](auto& f) { return f.severity >= Severity::warning; }) &&
@@ -305,7 +374,6 @@ Diagnosis Diagnoser::run() && {
             const auto& first = d_.clients.front();
             return !c.windows || !first.windows || same(*c.windows, *first.windows);
         });
-    verdict();
     return std::move(d_);
 }
 

@@ -3,6 +3,7 @@
 // one-line verdict, from the findings diagnose.cpp made.
 #include "core/diagnose_listeners.hpp"
 #include "core/diagnoser.hpp"
+#include "core/verdict.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 
 #include <algorithm>
@@ -100,11 +101,21 @@ void Diagnoser::fixes() {
     if (!first_accept_ && !in_.expect_refused && elsewhere) {
         // The server runs, on an address the client does not use.
         std::string rewritten;
-        for (auto& f :
-             listener_words::elsewhere_fixes(port_listeners_, *in_.target, obs_, rewritten))
+        std::vector<Observation> usable;
+        for (const auto& o : obs_)
+            if (!ipv6_off_at(o))
+                usable.push_back(o);
+        auto advice = listener_words::elsewhere_fixes(port_listeners_, *in_.target,
+                                                      usable.empty() ? obs_ : usable, rewritten);
+        // "Listen on the tried addresses as well" needs an address that
+        // exists here: not when the only one tried was ::1 with IPv6 off.
+        if (usable.empty())
+            advice.resize(1);
+        for (auto& f : advice)
             d_.fixes.push_back(std::move(f));
         d_.rewritten = std::move(rewritten);
-    } else if (!first_accept_ && !in_.expect_refused && port_listeners_.empty()) {
+    } else if (!first_accept_ && !in_.expect_refused && port_listeners_.empty() &&
+               !some_client_connects()) {
         // (When something listens at an address that timed out, the server
         // runs: the no-answer finding says what to look at instead.)
         d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
@@ -124,64 +135,27 @@ void Diagnoser::fixes() {
     client_fixes();
 }
 
-int Diagnoser::exit_code() const {
-    for (const auto& f : d_.findings) {
-        if (f.severity >= Severity::warning &&
-            (f.id == finding_id::slow_refusal || f.id == finding_id::fallback_penalty ||
-             f.id == finding_id::slow_accept || f.id == finding_id::accept_queue_full))
-            return exit_code::slow;
-    }
-    if (!first_accept_) {
-        const bool ok = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
-            return f.id == finding_id::server_down && f.severity == Severity::ok;
-        });
-        return ok ? exit_code::healthy : exit_code::server_down;
-    }
-    return exit_code::healthy;
-}
-
 void Diagnoser::verdict() {
-    const auto& input = in_.target->input;
-    if (!first_accept_) {
-        const bool slow = d_.exit_code == exit_code::slow;
-        const bool expected = d_.exit_code == exit_code::healthy;
-        d_.verdict = fmt::format("{}: nothing accepts on {} ({} address{} tried{})",
-                                 expected ? "OK" : (slow ? "SLOW" : "DOWN"), input, obs_.size(),
-                                 obs_.size() == 1 ? "" : "es",
-                                 expected ? ", refused as expected"
-                                          : (slow ? ", and the refusals are slow" : ""));
-        return;
+    VerdictFacts v;
+    v.input = in_.target->input;
+    v.addresses = obs_.size();
+    v.threshold = in_.threshold;
+    v.timeout = in_.timeout;
+    if (first_accept_) {
+        v.winner = obs_[*first_accept_].address;
+        v.winner_time = penalty_ + cost(obs_[*first_accept_]);
     }
-    const auto& winner = obs_[*first_accept_];
-    if (d_.exit_code == exit_code::slow && *first_accept_ > 0 && penalty_ > in_.threshold) {
-        d_.verdict = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
-                                 input, format_duration(penalty_), endpoint_string(winner.address));
-    } else if (d_.exit_code == exit_code::slow) {
-        // Name what was slow: a refusal, an accept queue, or an accept.
-        const auto refusal = std::find_if(obs_.begin(), obs_.end(), [&](const Observation& o) {
-            return o.summary.outcome == Outcome::refused && cost(o) > in_.threshold;
-        });
-        const bool queue = std::any_of(d_.findings.begin(), d_.findings.end(), [](auto& f) {
-            return f.id == finding_id::accept_queue_full;
-        });
-        if (refusal != obs_.end())
-            d_.verdict =
-                fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", input,
-                            endpoint_string(winner.address), endpoint_string(refusal->address),
-                            format_duration(cost(*refusal)));
-        else if (queue)
-            d_.verdict = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
-                                     "overflowed: an accept needed a SYN retransmission",
-                                     input, endpoint_string(winner.address));
-        else
-            d_.verdict =
-                fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", input,
-                            endpoint_string(winner.address), format_duration(in_.threshold));
-    } else {
-        d_.verdict =
-            fmt::format("OK: {} connects to {} in {}", input, endpoint_string(winner.address),
-                        format_duration(penalty_ + cost(winner)));
+    for (const auto& o : obs_) {
+        v.any_refused = v.any_refused || o.summary.outcome == Outcome::refused;
+        v.any_timeout = v.any_timeout || o.summary.outcome == Outcome::timeout;
+        if (!v.slow_refused && o.summary.outcome == Outcome::refused && cost(o) > in_.threshold) {
+            v.slow_refused = o.address;
+            v.slow_refused_time = cost(o);
+        }
     }
+    auto decided = decide_verdict(d_.findings, v);
+    d_.verdict = std::move(decided.line);
+    d_.exit_code = decided.exit_code;
 }
 
 } // namespace loopcheck::detail

@@ -3,9 +3,10 @@
 // code and the verdict). Not part of core's interface: use diagnose().
 #pragma once
 
-#include "loopcheck/core/diagnose.hpp"
 #include "core/diagnose_listeners.hpp"
+#include "loopcheck/core/diagnose.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,13 @@ inline Micros cost(const Observation& o) {
 
 inline bool accepted(const Observation& o) {
     return o.summary.outcome == Outcome::accepted;
+}
+
+/// ::1 not configured here (EADDRNOTAVAIL, or unreachable): IPv6 is off on
+/// loopback, which is no ordering or listener matter.
+inline bool ipv6_off_at(const Observation& o) {
+    return o.address.family == Family::ipv6 && is_loopback(o.address) &&
+           o.summary.outcome == Outcome::unreachable;
 }
 
 /// "ADDRESS OUTCOME after/in TIME", for findings.
@@ -55,6 +63,15 @@ private:
     void timeouts();
     void slow_accepts();
     void accept_queue_full();
+    void ipv6_off();
+    /// --expect refused, and an address (or curl's own localhost) accepted.
+    void expected_refusal();
+    /// clients-fail and clients-slow: every row that pays here, by name.
+    void client_findings();
+    bool some_client_connects() const {
+        return std::any_of(d_.clients.begin(), d_.clients.end(),
+                           [](const ClientImpact& c) { return c.prediction.connected; });
+    }
     void client_fixes();
     /// Client rows that fail here or wait longer than the threshold.
     bool client_pays(const ClientImpact& c) const {
@@ -75,8 +92,8 @@ private:
     std::string server_name(const Listener* l) const {
         return l && !l->process.empty() ? l->process.escaped() : "the server";
     }
+    /// The verdict line, word and exit code, by decide_verdict.
     void verdict();
-    int exit_code() const;
 
     const DiagnosisInput& in_;
     Os os_;

@@ -6,8 +6,8 @@
 namespace loopcheck::exit_code {
 
 int combine(int a, int b) noexcept {
-    constexpr std::array order{interrupted, internal,    usage,  unresolved,
-                               slow,        server_down, healthy};
+    constexpr std::array order{interrupted, internal, usage,       unresolved, not_refused,
+                               partial,     slow,     server_down, healthy};
     for (int code : order)
         if (a == code || b == code)
             return code;

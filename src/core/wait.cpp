@@ -156,7 +156,7 @@ void conclude_wait(WaitReport& r) {
         const std::string& name = t.target.input;
         if (t.resolve_error) {
             r.findings.push_back(
-                {name, WaitSeverity::error,
+                {name, "unresolved", WaitSeverity::error,
                  fmt::format("the name did not resolve: {}; nothing was waited for",
                              t.resolve_error->message)});
             code = exit_code::combine(code, exit_code::unresolved);
@@ -171,7 +171,8 @@ void conclude_wait(WaitReport& r) {
                 for (const auto* a : before)
                     states.push_back(fmt::format("{} {}", ip_string(a->address), last_state(*a)));
                 r.findings.push_back(
-                    {name, r.strict ? WaitSeverity::error : WaitSeverity::warning,
+                    {name, "fallback-penalty",
+                     r.strict ? WaitSeverity::error : WaitSeverity::warning,
                      fmt::format(
                          "up on {}, but {} come{} first in resolver order ({}): clients that try "
                          "addresses in order (Python, .NET) wait for {} on every connection, "
@@ -189,7 +190,7 @@ void conclude_wait(WaitReport& r) {
         if (!r.timed_out)
             continue; // interrupted: no verdict on what was cut short
         r.findings.push_back(
-            {name, WaitSeverity::error,
+            {name, "wait-timed-out", WaitSeverity::error,
              r.goal == WaitGoal::down ? why_not_down(t, r.limit) : why_not_up(t, r.limit)});
         code = exit_code::combine(code, exit_code::server_down);
     }

@@ -147,8 +147,8 @@ TEST_CASE("Node.js <= 16 fails fast on Windows only with libuv 1.39 (12.19+, 14.
     const std::vector<Observation> lin{observe(v4_loopback(8000), Outcome::refused, 50us),
                                        observe(ipv6_loopback(8000), Outcome::accepted, 100us)};
     const auto here = predict_clients(lin, linux_localhost);
-    CHECK(row(here, "node").windows->time == windows_refusal_retries + 50us);
-    CHECK(row(here, "node", "13.0.0").windows->time == windows_refusal_retries + 50us);
+    CHECK(row(here, "node").windows->time == windows_refusal_retries);
+    CHECK(row(here, "node", "13.0.0").windows->time == windows_refusal_retries);
     CHECK(row(here, "node", "12.19.0").windows->time == 50us);
     CHECK(row(here, "node", "14.9.0").windows->time == 50us);
 }
@@ -235,7 +235,7 @@ TEST_CASE("off Windows, each row also says what Windows would cost", "[clients]"
     for (const auto& c : all)
         REQUIRE(c.windows.has_value());
     CHECK(row(all, "python").prediction.time == 150us);
-    CHECK(row(all, "python").windows->time == windows_refusal_retries + 150us);
+    CHECK(row(all, "python").windows->time == windows_refusal_retries + 100us);
     // Clients that turn SYN retries off on loopback pay the refusal as here.
     CHECK(row(all, "node", "20.0.0").windows->time == 150us);
     CHECK(row(all, "go", "1.21.0").windows->time == 150us);
@@ -247,12 +247,16 @@ TEST_CASE("off Windows, each row also says what Windows would cost", "[clients]"
     CHECK(row(all, "curl", "8.2.1").windows->time == 200ms + 100us);
 }
 
-TEST_CASE("as_on_windows adds the retries to refusals only", "[clients]") {
+TEST_CASE("as_on_windows puts Windows' refusal cost in place of this machine's", "[clients]") {
     std::vector<Observation> obs{observe(ipv6_loopback(1), Outcome::refused, 50us),
                                  observe(v4_loopback(1), Outcome::accepted, 100us),
                                  observe(make_ipv4(10, 0, 0, 1, 1), Outcome::timeout, 5s)};
-    const auto w = as_on_windows(obs);
-    CHECK(w[0].summary.latency.median == windows_refusal_retries + 50us);
+    WindowsProjection p;
+    const auto w = as_on_windows(obs, {"app.test", Os::linux_, {}}, &p);
+    REQUIRE(w.size() == 3);
+    CHECK(p.addresses.size() == 3);
+    CHECK(p.assumed.find("this machine's address order") != std::string::npos);
+    CHECK(w[0].summary.latency.median == windows_refusal_retries);
     REQUIRE(w[0].summary.fast_latency.has_value());
     CHECK(w[0].summary.fast_latency->median == 50us);
     CHECK(w[1].summary.latency.median == 100us);
@@ -397,4 +401,38 @@ TEST_CASE("RFC 6724's default precedence", "[clients]") {
     CHECK(rfc6724_precedence(*parse_ip_literal("fd00::1")) == 3);
     CHECK(rfc6724_precedence(*parse_ip_literal("fec0::1")) == 1);
     CHECK(rfc6724_precedence(*parse_ip_literal("::")) == 1);
+}
+
+TEST_CASE("on Windows, localhost is Windows' own answer: ::1 then 127.0.0.1", "[clients]") {
+    // Linux, stock hosts file: localhost -> 127.0.0.1 only, the server on
+    // 127.0.0.1 only; ::1 was probed on the side for curl, and refused.
+    const std::vector<Observation> obs{observe(v4_loopback(11434), Outcome::accepted, 100us)};
+    const std::vector<Observation> extra{observe(ipv6_loopback(11434), Outcome::refused, 50us)};
+    WindowsProjection p;
+    const auto all = predict_clients(obs, {"localhost", Os::linux_, extra}, &p);
+    REQUIRE(p.addresses.size() == 2);
+    CHECK(ip_string(p.addresses[0]) == "::1");
+    CHECK(ip_string(p.addresses[1]) == "127.0.0.1");
+    CHECK(p.assumed.find("Windows answers it itself") != std::string::npos);
+    CHECK(row(all, "python").prediction.time == 100us);
+    CHECK(row(all, "python").windows->time == windows_refusal_retries + 100us);
+    CHECK(row(all, "dotnet").windows->time == windows_refusal_retries + 100us);
+}
+
+TEST_CASE("a slow lab refusal becomes 2 s on Windows, not 3 s", "[clients]") {
+    // A netns lab whose ::1 refusal takes 1 s here (one Linux retry).
+    const std::vector<Observation> obs{observe(ipv6_loopback(80), Outcome::refused, 1s),
+                                       observe(v4_loopback(80), Outcome::accepted, 100us)};
+    const auto all = predict_clients(obs, linux_localhost);
+    CHECK(row(all, "python").prediction.time == 1s + 100us);
+    CHECK(row(all, "python").windows->time == windows_refusal_retries + 100us);
+    // A client that turns SYN retries off pays at most a fast refusal.
+    CHECK(row(all, "node", "20.0.0").windows->time <= windows_fast_refusal + 100us);
+}
+
+TEST_CASE("IPv6 off here: on Windows ::1 exists and refuses", "[clients]") {
+    auto off = observe(ipv6_loopback(80), Outcome::unreachable, 40us);
+    const std::vector<Observation> obs{off, observe(v4_loopback(80), Outcome::accepted, 100us)};
+    const auto all = predict_clients(obs, linux_localhost);
+    CHECK(row(all, "python").windows->time == windows_refusal_retries + 100us);
 }

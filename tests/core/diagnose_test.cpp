@@ -1,8 +1,8 @@
 #include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "support/catch.hpp"
-#include "support/text.hpp"
 #include "support/scenario.hpp"
+#include "support/text.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -40,7 +40,7 @@ Run diagnose_scenario(const std::string& input, std::vector<Observation> obs, Os
 
 /// A listener as platform::list_listeners reports one.
 Listener listening(Address bound, std::optional<std::uint32_t> pid, std::string name,
-                             std::optional<bool> v6only = std::nullopt) {
+                   std::optional<bool> v6only = std::nullopt) {
     Listener l;
     l.bound = bound;
     l.pid = pid;
@@ -71,8 +71,9 @@ TEST_CASE("Windows: ::1 refused after 2.03 s, IPv4-only server", "[diagnose]") {
          observe(make_ipv4(127, 0, 0, 1, 11434), Outcome::accepted, 200us, 200us)},
         Os::windows);
     const auto& d = r.d;
-    CHECK(d.exit_code == exit_code::slow);
-    CHECK(d.verdict.rfind("SLOW:", 0) == 0);
+    // Slow for in-order clients; Node.js 17 to 19 tries ::1 only and fails.
+    CHECK(d.exit_code == exit_code::partial);
+    CHECK(d.verdict.rfind("PARTIAL: every new connection", 0) == 0);
 
     auto* slow = find(d, finding_id::slow_refusal);
     REQUIRE(slow);
@@ -126,22 +127,27 @@ TEST_CASE("the kernel's retransmission count names the cause (Linux netns)", "[d
     REQUIRE(slow);
     CHECK(slow->cause == cause::syn_retransmission);
     CHECK(contains(slow->message, "1 SYN retransmission"));
-    CHECK(r.d.exit_code == exit_code::slow);
+    CHECK(r.d.exit_code == exit_code::partial); // and Node.js 17 to 19 fails
     CHECK(*r.d.rewritten == "127.0.0.1:8000");
 }
 
-TEST_CASE("Linux: a fast refusal then IPv4 is healthy, with the latent cost named", "[diagnose]") {
+TEST_CASE("Linux: a fast refusal then IPv4: PARTIAL for Node.js 17 to 19, the latent cost named",
+          "[diagnose]") {
     auto r = diagnose_scenario("localhost:8000",
                                {observe(ipv6_loopback(8000), Outcome::refused, 20us),
                                 observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 50us)},
                                Os::linux_);
-    CHECK(r.d.exit_code == exit_code::healthy);
-    CHECK(r.d.verdict.rfind("OK:", 0) == 0);
+    // Cheap here for every client but Node.js 17 to 19, which tries ::1
+    // only and fails (issue #23: this was "OK", exit 0).
+    CHECK(r.d.exit_code == exit_code::partial);
+    CHECK(r.d.verdict.rfind("PARTIAL:", 0) == 0);
     auto* fb = find(r.d, finding_id::fallback_penalty);
     REQUIRE(fb);
     CHECK(fb->severity == Severity::info);
     CHECK(contains(fb->message, "on Windows"));
-    CHECK(find(r.d, finding_id::healthy));
+    CHECK_FALSE(find(r.d, finding_id::healthy));
+    REQUIRE(find(r.d, finding_id::clients_fail));
+    CHECK(contains(find(r.d, finding_id::clients_fail)->message, "Node.js 17 to 19"));
     CHECK(find(r.d, finding_id::single_stack_listener));
     // Cheap for every client but Node.js 17 to 19, which tries ::1 only
     // and fails: its setting is the one fix.
@@ -154,7 +160,8 @@ TEST_CASE("IPv6-only server: never rewrite to 127.0.0.1", "[diagnose]") {
                                {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 2030ms),
                                 observe(ipv6_loopback(3000), Outcome::accepted, 300us)},
                                Os::windows);
-    CHECK(r.d.exit_code == exit_code::slow);
+    // Slow for in-order clients, and Java (IPv4 only) fails: PARTIAL.
+    CHECK(r.d.exit_code == exit_code::partial);
     CHECK(*r.d.rewritten == "[::1]:3000");
     CHECK(std::any_of(r.d.fixes.begin(), r.d.fixes.end(),
                       [](auto& f) { return contains(f, "Do not switch to 127.0.0.1"); }));
@@ -196,8 +203,9 @@ TEST_CASE("a timeout is no refusal, and a short --timeout is flagged", "[diagnos
 }
 
 TEST_CASE("a slow accept is slow", "[diagnose]") {
-    auto r = diagnose_scenario(
-        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)}, Os::linux_);
+    auto r = diagnose_scenario("127.0.0.1:80",
+                               {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)},
+                               Os::linux_);
     CHECK(find(r.d, finding_id::slow_accept));
     CHECK(r.d.exit_code == exit_code::slow);
 }
@@ -226,6 +234,9 @@ TEST_CASE("exit codes combine by documented precedence", "[diagnose]") {
     using namespace exit_code;
     CHECK(combine(healthy, server_down) == server_down);
     CHECK(combine(server_down, slow) == slow);
+    CHECK(combine(slow, partial) == partial);
+    CHECK(combine(partial, not_refused) == not_refused);
+    CHECK(combine(not_refused, unresolved) == unresolved);
     CHECK(combine(slow, unresolved) == unresolved);
     CHECK(combine(unresolved, usage) == usage);
     CHECK(combine(internal, usage) == internal);
@@ -265,7 +276,10 @@ TEST_CASE("listeners: the single-stack finding and the fix name the process", "[
                           "http://localhost:11434/v1: ollama.exe (pid 4242) listens on "
                           "127.0.0.1:11434.");
     CHECK(contains(r.d.fixes[1], "Or make ollama.exe listen on both"));
-    CHECK(r.d.exit_code == exit_code::slow); // listener data changes words, not verdicts
+    // Listener data changes words, not verdicts: PARTIAL, as Node.js 17 to
+    // 19 tries ::1 only and fails.
+    CHECK(r.d.exit_code == exit_code::partial);
+    CHECK(contains(r.d.verdict, "PARTIAL: every new connection"));
 }
 
 TEST_CASE("listeners: IPv4 first, the other family named", "[diagnose]") {
@@ -285,8 +299,8 @@ TEST_CASE("listeners: IPv4 first, the other family named", "[diagnose]") {
 
 TEST_CASE("listeners: a server on ::1 only, localhost resolving to 127.0.0.1 only", "[diagnose]") {
     auto r = diagnose_scenario(
-        "localhost:3000", {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 30us)}, Os::linux_,
-        5s, false, std::vector{listening(ipv6_loopback(3000), 77, "node", true)});
+        "localhost:3000", {observe(make_ipv4(127, 0, 0, 1, 3000), Outcome::refused, 30us)},
+        Os::linux_, 5s, false, std::vector{listening(ipv6_loopback(3000), 77, "node", true)});
     CHECK(r.d.exit_code == exit_code::server_down);
     auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
     REQUIRE(elsewhere);
@@ -307,8 +321,8 @@ TEST_CASE("listeners: a server on ::1 only, localhost resolving to 127.0.0.1 onl
 
 TEST_CASE("listeners: [::] with IPV6_V6ONLY on refuses IPv4", "[diagnose]") {
     auto r = diagnose_scenario(
-        "127.0.0.1:8080", {observe(make_ipv4(127, 0, 0, 1, 8080), Outcome::refused, 25us)}, Os::linux_,
-        5s, false, std::vector{listening(wildcard6(8080), std::nullopt, "", true)});
+        "127.0.0.1:8080", {observe(make_ipv4(127, 0, 0, 1, 8080), Outcome::refused, 25us)},
+        Os::linux_, 5s, false, std::vector{listening(wildcard6(8080), std::nullopt, "", true)});
     auto* elsewhere = find(r.d, finding_id::listener_elsewhere);
     REQUIRE(elsewhere);
     CHECK(contains(elsewhere->message,
@@ -344,8 +358,8 @@ TEST_CASE("listeners: nothing listens on the port", "[diagnose]") {
 
 TEST_CASE("listeners: a timeout at a listening address is a full queue", "[diagnose]") {
     auto r = diagnose_scenario(
-        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)}, Os::linux_, 5s,
-        false, std::vector{listening(make_ipv4(127, 0, 0, 1, 80), 300, "gunicorn")});
+        "127.0.0.1:80", {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::timeout, 5s)}, Os::linux_,
+        5s, false, std::vector{listening(make_ipv4(127, 0, 0, 1, 80), 300, "gunicorn")});
     auto* no_answer = find(r.d, finding_id::no_answer);
     REQUIRE(no_answer);
     CHECK(contains(no_answer->message,
@@ -379,7 +393,7 @@ TEST_CASE("lab, IPv6-only server behind a slow refusal of 127.0.0.1: named a ref
         {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 1020ms, std::nullopt, 1),
          observe(ipv6_loopback(8000), Outcome::accepted, 100us)},
         Os::linux_);
-    CHECK(r.d.exit_code == exit_code::slow);
+    CHECK(r.d.exit_code == exit_code::partial);           // the Java rows fail
     CHECK(contains(r.d.verdict, "every new connection")); // in-order clients pay it
     auto has_fix = [&](const std::string& text) {
         return std::any_of(r.d.fixes.begin(), r.d.fixes.end(),
@@ -403,7 +417,7 @@ TEST_CASE("IPv6-only server, ::1 first: the slow refusal no in-order client reac
         {observe(ipv6_loopback(8000), Outcome::accepted, 100us),
          observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 1020ms, std::nullopt, 1)},
         Os::linux_);
-    CHECK(r.d.exit_code == exit_code::slow);
+    CHECK(r.d.exit_code == exit_code::partial); // the Java rows fail
     CHECK(contains(r.d.verdict, "127.0.0.1:8000 is refused only after 1.02 s"));
     CHECK_FALSE(contains(r.d.verdict, "a connect took longer"));
     // Java tries 127.0.0.1 only and fails: it is named, with its setting.
@@ -483,4 +497,104 @@ TEST_CASE("accept-queue-full: an accept that needed a SYN retransmission", "[dia
                                 {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 20us)},
                                 Os::linux_);
     CHECK_FALSE(find(r3.d, finding_id::accept_queue_full));
+}
+
+// The contradictions issue #23 lists, each as the verdict now reads.
+
+TEST_CASE("server on [::1] only, stock hosts file: PARTIAL, not DOWN", "[diagnose][verdict]") {
+    Target t = *parse_target("localhost:18434");
+    const std::vector<Observation> obs{
+        observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::refused, 80us)};
+    const std::vector<Observation> extra{observe(ipv6_loopback(18434), Outcome::accepted, 90us)};
+    const std::vector<Listener> ls{listening(ipv6_loopback(18434), 77, "python3")};
+    DiagnosisInput in;
+    in.target = &t;
+    in.addresses = obs;
+    in.os = Os::linux_;
+    in.curl_localhost = extra;
+    in.listeners = std::span<const Listener>(ls);
+    const auto d = diagnose(in);
+    CHECK(d.exit_code == exit_code::partial);
+    CHECK(d.verdict.rfind("PARTIAL: localhost:18434 connects for curl only", 0) == 0);
+    CHECK(find(d, finding_id::listener_elsewhere));
+    CHECK_FALSE(find(d, finding_id::server_down));
+    auto* fail = find(d, finding_id::clients_fail);
+    REQUIRE(fail);
+    CHECK(contains(fail->message, "Python requests"));
+}
+
+TEST_CASE("server on [::1] only, ::1 first: PARTIAL, the clients that never try it named",
+          "[diagnose][verdict]") {
+    auto r = diagnose_scenario("localhost:18434",
+                               {observe(ipv6_loopback(18434), Outcome::accepted, 90us),
+                                observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::refused, 80us)},
+                               Os::linux_);
+    CHECK(r.d.exit_code == exit_code::partial);
+    auto* fail = find(r.d, finding_id::clients_fail);
+    REQUIRE(fail);
+    CHECK(contains(fail->message, "Node.js < 12.19"));
+    CHECK(contains(fail->message, "Java HttpClient"));
+}
+
+TEST_CASE("server on 127.0.0.1 only, ::1 first: the failing Node.js 17 to 19 row is a finding",
+          "[diagnose][verdict]") {
+    auto r = diagnose_scenario("localhost:18434",
+                               {observe(ipv6_loopback(18434), Outcome::refused, 316us),
+                                observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::accepted, 90us)},
+                               Os::linux_);
+    CHECK(r.d.exit_code == exit_code::partial);
+    auto* fail = find(r.d, finding_id::clients_fail);
+    REQUIRE(fail);
+    CHECK(contains(fail->message, "Node.js 17 to 19"));
+}
+
+TEST_CASE("every attempt timed out: DOWN, called timeouts, no accept-queue-full",
+          "[diagnose][verdict]") {
+    auto o = observe(make_ipv4(192, 0, 2, 123, 80), Outcome::timeout, 1s);
+    o.summary.mixed = true; // one round was EHOSTUNREACH
+    o.summary.latency.max = 1s;
+    auto r = diagnose_scenario("192.0.2.123:80", {o}, Os::linux_, 1s);
+    CHECK(r.d.exit_code == exit_code::server_down);
+    CHECK(r.d.verdict == "DOWN: nothing accepts on 192.0.2.123:80 (1 address tried; no answer "
+                         "within 1.00 s: timed out)");
+    CHECK_FALSE(find(r.d, finding_id::accept_queue_full));
+}
+
+TEST_CASE("IPv6 off here: said so, and no advice to listen on ::1", "[diagnose][verdict]") {
+    auto off = observe(ipv6_loopback(18434), Outcome::unreachable, 40us);
+    off.summary.native_name = "EADDRNOTAVAIL";
+    auto r = diagnose_scenario(
+        "localhost:18434", {off, observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::accepted, 90us)},
+        Os::linux_, 5s, false, std::vector{listening(make_ipv4(127, 0, 0, 1, 18434), 9, "node")});
+    auto* f = find(r.d, finding_id::ipv6_off);
+    REQUIRE(f);
+    CHECK(contains(f->message, "IPv6 is off here"));
+    CHECK_FALSE(find(r.d, finding_id::single_stack_listener));
+    for (const auto& fix : r.d.fixes)
+        CHECK_FALSE(contains(fix, "::1"));
+}
+
+TEST_CASE("expect refused: an accept fails it, a slow refusal fails it, a timeout fails it",
+          "[diagnose][verdict]") {
+    auto accepts = diagnose_scenario(
+        "127.0.0.1:18434", {observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::accepted, 90us)},
+        Os::linux_, 5s, true);
+    CHECK(accepts.d.exit_code == exit_code::not_refused);
+    CHECK(accepts.d.verdict ==
+          "UNEXPECTED: 127.0.0.1:18434 accepts on 127.0.0.1:18434 (--expect refused)");
+    CHECK(find(accepts.d, finding_id::not_refused));
+    auto slow =
+        diagnose_scenario("[::1]:18434", {observe(ipv6_loopback(18434), Outcome::refused, 2030ms)},
+                          Os::windows, 5s, true);
+    CHECK(slow.d.exit_code == exit_code::slow);
+    auto timeout = diagnose_scenario(
+        "127.0.0.1:18434", {observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::timeout, 1s)},
+        Os::linux_, 1s, true);
+    CHECK(timeout.d.exit_code == exit_code::server_down);
+    CHECK(contains(timeout.d.verdict, "timed out"));
+    auto fast = diagnose_scenario("127.0.0.1:18434",
+                                  {observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::refused, 80us)},
+                                  Os::linux_, 5s, true);
+    CHECK(fast.d.exit_code == exit_code::healthy);
+    CHECK(fast.d.verdict.rfind("OK:", 0) == 0);
 }

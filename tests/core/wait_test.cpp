@@ -40,7 +40,7 @@ WaitReport report_of(WaitTarget t, WaitGoal goal = WaitGoal::any_address) {
 
 bool has_text(const WaitReport& r, const std::string& needle) {
     for (const auto& f : r.findings)
-        if (f.text.find(needle) != std::string::npos)
+        if (f.message.find(needle) != std::string::npos)
             return true;
     return false;
 }

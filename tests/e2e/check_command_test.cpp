@@ -79,6 +79,21 @@ TEST_CASE("a closed port: exit 3, or 0 with --expect refused", "[cli][integratio
     CHECK(e.exit_code == exit_code::healthy);
 }
 
+TEST_CASE("expect refused against an open port fails: exit 7, UNEXPECTED", "[cli][integration]") {
+    platform::NetworkScope net;
+    auto l = platform::open_listener({make_ipv4(127, 0, 0, 1), true, 16});
+    REQUIRE(l.ok());
+    const auto target = "127.0.0.1:" + std::to_string(port_of(*l));
+    auto r = run_loopcheck({"--expect", "refused", target});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == exit_code::not_refused);
+    CHECK(lines(r.out).front() ==
+          "UNEXPECTED: " + target + " accepts on " + target + " (--expect refused)");
+    auto j = run_loopcheck({"--json", "--expect", "refused", target});
+    CHECK(j.exit_code == exit_code::not_refused);
+    CHECK(contains(j.out, "\"id\": \"not-refused\""));
+}
+
 #ifdef __linux__
 TEST_CASE("the ListenOverflows counter is read only where a listener could overflow",
           "[cli][integration]") {

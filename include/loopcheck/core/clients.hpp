@@ -58,16 +58,37 @@ std::vector<Attempt> attempts_for(const ClientModel& client, std::span<const Obs
 ConnectPrediction predict(const ClientModel& client, std::span<const Observation> obs,
                           const ClientContext& ctx);
 
-/// What a refusal costs on Windows beyond what it costs where refusals
-/// are not retried: MaxSynRetransmissions (4) retries about 500 ms apart,
-/// measured as 2.02 to 2.10 s in total.
+/// What a refused address costs on Windows, in place of what it cost here:
+/// Max SYN Retransmissions retries about 500 ms apart, with the 4 retries a
+/// default install has (2.0 s; measured 2.02 to 2.10 s, docs/diagnosis.md).
 inline constexpr Micros windows_refusal_retries{2'000'000};
 
-/// The observations as Windows would make them with the same set-up (the
-/// same addresses in the same order, each answering the same way): a
-/// refusal costs windows_refusal_retries more by default and what it
-/// costs here without SYN retries. For a report made on Linux or macOS.
-std::vector<Observation> as_on_windows(std::span<const Observation> obs);
+/// A refused loopback address on Windows with SYN retries off (libuv,
+/// Go >= 1.21, curl >= 8.22, Java >= 16), where no such probe ran here:
+/// 0.5 to 1.0 ms measured; 1 ms assumed.
+inline constexpr Micros windows_fast_refusal{1'000};
+
+/// Whether Windows' resolver answers `host` itself, whatever the hosts
+/// file says: "localhost" (any case, a trailing dot ignored), answered
+/// ::1 then 127.0.0.1 (docs/windows.md, "localhost on Windows").
+bool windows_answers_itself(std::string_view host) noexcept;
+
+/// What the "on Windows" predictions assumed: the addresses in the order
+/// Windows would try them, and the assumption in words, for the reports.
+struct WindowsProjection {
+    std::vector<Address> addresses;
+    std::string assumed;
+};
+
+/// The observations as Windows would make them: for a name Windows answers
+/// itself, its own answer (::1 then 127.0.0.1, each answering as it did
+/// here, or from curl's side probe; ::1 unreachable here, IPv6 off, is
+/// taken as refused: Windows always has ::1); for other names this
+/// machine's order. A refused address costs windows_refusal_retries in
+/// place of its cost here, and without SYN retries its no-retry probe's (or
+/// its own) cost, at most windows_fast_refusal. For a report made on Linux or macOS.
+std::vector<Observation> as_on_windows(std::span<const Observation> obs, const ClientContext& ctx,
+                                       WindowsProjection* projection = nullptr);
 
 struct ClientImpact {
     std::string id;
@@ -80,7 +101,10 @@ struct ClientImpact {
     std::optional<ConnectPrediction> windows;
 };
 
+/// Every row's prediction here, and off Windows its "on Windows" one
+/// (as_on_windows); `projection`, when given, gets what that assumed.
 std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
-                                          const ClientContext& ctx);
+                                          const ClientContext& ctx,
+                                          WindowsProjection* projection = nullptr);
 
 } // namespace loopcheck

@@ -5,12 +5,12 @@
 #pragma once
 
 #include "loopcheck/core/clients.hpp"
-#include "loopcheck/core/observation.hpp"
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/machine.hpp"
+#include "loopcheck/core/netstat.hpp"
+#include "loopcheck/core/observation.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/target.hpp"
-#include "loopcheck/core/netstat.hpp"
 
 #include <optional>
 #include <span>
@@ -38,6 +38,15 @@ inline constexpr std::string_view unresolved = "unresolved";
 inline constexpr std::string_view listener_elsewhere = "listener-elsewhere";
 /// An accept needed a SYN retransmission: the listener's backlog overflowed.
 inline constexpr std::string_view accept_queue_full = "accept-queue-full";
+/// Client rows that fail here while another address or client connects:
+/// the finding names each row (the PARTIAL verdict).
+inline constexpr std::string_view clients_fail = "clients-fail";
+/// Client rows that connect here but wait longer than the threshold.
+inline constexpr std::string_view clients_slow = "clients-slow";
+/// ::1 is not configured here (EADDRNOTAVAIL): IPv6 is off on loopback.
+inline constexpr std::string_view ipv6_off = "ipv6-off";
+/// --expect refused, and an address accepted.
+inline constexpr std::string_view not_refused = "not-refused";
 } // namespace finding_id
 
 /// Why a refusal was slow.
@@ -55,7 +64,9 @@ struct Finding {
 };
 
 struct Diagnosis {
-    std::string verdict; ///< one line, starts with OK/SLOW/DOWN/UNRESOLVED
+    /// One line, starting with its severity word: OK, SLOW, PARTIAL, DOWN,
+    /// UNEXPECTED, UNRESOLVED or INCOMPLETE (decide_verdict, core/verdict.hpp).
+    std::string verdict;
     std::vector<Finding> findings;
     std::vector<ClientImpact> clients;
     /// Every client model comes to the same result within 1 ms, so a
@@ -70,6 +81,8 @@ struct Diagnosis {
     /// a fallback (the first fix, as a value scripts can use).
     std::optional<std::string> rewritten;
     int exit_code = 0;
+    /// Off Windows: what the rows' "on Windows" predictions assumed.
+    WindowsProjection windows;
 };
 
 struct DiagnosisInput {

@@ -10,12 +10,17 @@ inline constexpr int usage = 2;       ///< bad argument or target; nothing was p
 inline constexpr int server_down = 3; ///< a target where no address accepted
 inline constexpr int unresolved = 4;  ///< a name did not resolve
 inline constexpr int internal = 5;    ///< loopcheck itself failed
+/// An address accepts, but some clients fail: they never try it.
+inline constexpr int partial = 6;
+/// --expect refused, and an address accepted.
+inline constexpr int not_refused = 7;
 inline constexpr int interrupted = 130;
 
 /// Several targets give one exit code: the one that comes first in
-/// interrupted, internal, usage, unresolved, slow, server_down, healthy.
-/// "slow" outranks "server down" because a slow refusal is the finding
-/// loopcheck exists for, even where nothing accepts.
+/// interrupted, internal, usage, unresolved, not_refused, partial, slow,
+/// server_down, healthy. A client that fails outright outranks one that
+/// waits; "slow" outranks "server down" because a slow refusal is the
+/// finding loopcheck exists for, even where nothing accepts.
 int combine(int a, int b) noexcept;
 
 } // namespace loopcheck::exit_code

@@ -57,10 +57,13 @@ struct WaitTarget {
 
 enum class WaitSeverity : std::uint8_t { warning, error };
 
+/// A finding in the vocabulary every report shares: {id, severity,
+/// message}, and the target it is about.
 struct WaitFinding {
     std::string target; ///< as typed
+    std::string id;     ///< "unresolved", "fallback-penalty", "wait-timed-out"
     WaitSeverity severity = WaitSeverity::warning;
-    std::string text;
+    std::string message;
 };
 
 struct WaitReport {

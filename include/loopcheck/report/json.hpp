@@ -2,7 +2,7 @@
 // out (src/report/json/), each with its "schema" name: "loopcheck/1"
 // (docs/report.schema.json), "loopcheck-audit/1" (each port's "localhost"
 // object is a "targets" entry of the check's), "loopcheck-staircase/1"
-// (durations in milliseconds), "loopcheck-wait/1" (docs/wait.schema.json),
+// (durations in milliseconds), "loopcheck-wait/2" (docs/wait.schema.json),
 // "loopcheck-scan/1" (docs/scan.schema.json).
 #pragma once
 

@@ -138,10 +138,20 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
         w.key("algorithm").value(c.algorithm);
         prediction_fields(w, c.prediction);
         w.key("windows");
-        if (c.windows)
-            prediction(w, *c.windows);
-        else
+        if (c.windows) {
+            // What the projection assumed: Windows' own answer for
+            // localhost, this machine's order otherwise.
+            w.begin_object();
+            prediction_fields(w, *c.windows);
+            w.key("addresses").begin_array();
+            for (const auto& a : d.windows.addresses)
+                w.value(endpoint_string(a));
+            w.end_array();
+            w.key("assumed").value(d.windows.assumed);
+            w.end_object();
+        } else {
             w.null();
+        }
         w.end_object();
     }
     w.end_array();

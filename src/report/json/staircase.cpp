@@ -98,6 +98,20 @@ std::string render_json(const StaircaseReport& r) {
         json_address(w, a);
     }
     w.end_array();
+    // Each address's conclusion again in the findings vocabulary every
+    // report shares ({id, severity, message, address}).
+    w.key("findings").begin_array();
+    for (const auto& a : r.addresses) {
+        if (a.conclusion.empty())
+            continue;
+        w.begin_object();
+        w.key("id").value("staircase");
+        w.key("severity").value("info");
+        w.key("message").value(a.conclusion);
+        w.key("address").value(endpoint_string(a.address));
+        w.end_object();
+    }
+    w.end_array();
     w.key("exit_code").value(r.exit_code);
     w.end_object();
     return w.str();

@@ -1,4 +1,4 @@
-// `loopcheck wait` as JSON ("loopcheck-wait/1", docs/wait.schema.json).
+// `loopcheck wait` as JSON ("loopcheck-wait/2", docs/wait.schema.json).
 #include "loopcheck/report/json.hpp"
 
 #include "loopcheck/core/listener_queries.hpp"
@@ -90,7 +90,7 @@ void json_wait_target(JsonWriter& w, const WaitTarget& t, WaitGoal goal) {
 std::string render_json(const WaitReport& r) {
     JsonWriter w;
     w.begin_object();
-    w.key("schema").value("loopcheck-wait/1");
+    w.key("schema").value("loopcheck-wait/2");
     w.key("loopcheck_version").value(r.loopcheck_version);
     w.key("command").value("wait");
     w.key("command_line").value(r.command_line);
@@ -109,9 +109,10 @@ std::string render_json(const WaitReport& r) {
     w.key("findings").begin_array();
     for (const auto& f : r.findings) {
         w.begin_object();
-        w.key("target").value(f.target);
+        w.key("id").value(f.id);
         w.key("severity").value(severity_name(f.severity));
-        w.key("text").value(f.text);
+        w.key("message").value(f.message);
+        w.key("target").value(f.target);
         w.end_object();
     }
     w.end_array();

@@ -37,7 +37,7 @@ std::string render_markdown(const WaitReport& r) {
         out += "### Findings\n\n";
         for (const auto& f : r.findings)
             out += fmt::format("- **{}** {}: {}\n", severity_name(f.severity),
-                               markdown_code(f.target, inline_text), escape_markdown(f.text));
+                               markdown_code(f.target, inline_text), escape_markdown(f.message));
     }
     return out;
 }

@@ -190,8 +190,14 @@ void client_table(Writer& w, const TargetReport& t) {
             line.pop_back();
         return line;
     };
+    // The header says which addresses the Windows column assumed.
+    std::vector<std::string> assumed;
+    for (const auto& a : t.diagnosis.windows.addresses)
+        assumed.push_back(ip_string(a));
     if (windows)
-        w.line(w.paint(row("client", "algorithm", "here", "on Windows"), dim));
+        w.line(w.paint(row("client", "algorithm", "here",
+                           fmt::format("on Windows ({})", fmt::join(assumed, " then "))),
+                       dim));
     for (std::size_t i = 0; i < clients.size(); ++i) {
         const auto& c = clients[i];
         w.line(row(c.client, c.algorithm, here[i], c.windows ? prediction_cell(*c.windows) : ""));

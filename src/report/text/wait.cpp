@@ -15,7 +15,7 @@ std::string render_text(const WaitReport& r) {
             out += fmt::format("  {:<16} {}\n", ip_string(a.address), timeline_text(a));
     }
     for (const auto& f : r.findings)
-        out += fmt::format("{}: {}: {}\n", severity_name(f.severity), f.target, f.text);
+        out += fmt::format("{}: {}: {}\n", severity_name(f.severity), f.target, f.message);
     out += fmt::format("{}; exit {}\n", ending(r), r.exit_code);
     return out;
 }

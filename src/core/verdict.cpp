@@ -1,0 +1,94 @@
+// The verdict rules: a target's findings -> the verdict line, its severity
+// word and the exit code (the table in docs/diagnosis.md, "The verdict").
+#include "core/verdict.hpp"
+
+#include "loopcheck/core/exit_codes.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+bool has(std::span<const Finding> findings, std::string_view id, Severity at_least) {
+    return std::any_of(findings.begin(), findings.end(),
+                       [&](const Finding& f) { return f.id == id && f.severity >= at_least; });
+}
+
+/// The findings that mean a client waits longer than the threshold.
+bool slow(std::span<const Finding> f) {
+    return has(f, finding_id::slow_refusal, Severity::warning) ||
+           has(f, finding_id::fallback_penalty, Severity::warning) ||
+           has(f, finding_id::slow_accept, Severity::warning) ||
+           has(f, finding_id::accept_queue_full, Severity::warning) ||
+           has(f, finding_id::clients_slow, Severity::warning);
+}
+
+} // namespace
+
+Verdict decide_verdict(std::span<const Finding> findings, const VerdictFacts& v) {
+    const auto tried = fmt::format("{} address{} tried", v.addresses, v.addresses == 1 ? "" : "es");
+    if (has(findings, finding_id::not_refused, Severity::error))
+        return {fmt::format("UNEXPECTED: {} accepts on {} (--expect refused)", v.input,
+                            v.winner ? endpoint_string(*v.winner) : std::string("an address")),
+                verdict_word::unexpected, exit_code::not_refused};
+    // Some clients fail outright (PARTIAL) outranks some waiting (SLOW); the
+    // line says both when both hold.
+    const bool partial = has(findings, finding_id::clients_fail, Severity::error);
+    const auto fail_words = fmt::format("some clients fail: they never try {}",
+                                        v.winner ? endpoint_string(*v.winner)
+                                                 : std::string("the address curl finds itself"));
+    if (partial && (!v.winner || !slow(findings)))
+        return {fmt::format("PARTIAL: {} {}, but {}", v.input,
+                            v.winner ? fmt::format("connects via {}", endpoint_string(*v.winner))
+                                     : std::string("connects for curl only"),
+                            fail_words),
+                verdict_word::partial, exit_code::partial};
+    if (slow(findings)) {
+        if (!v.winner) {
+            return {fmt::format("SLOW: nothing accepts on {} ({}), and {} is refused only after {}",
+                                v.input, tried,
+                                v.slow_refused ? endpoint_string(*v.slow_refused) : "an address",
+                                format_duration(v.slow_refused_time)),
+                    verdict_word::slow, exit_code::slow};
+        }
+        const auto via = endpoint_string(*v.winner);
+        std::string line;
+        if (has(findings, finding_id::fallback_penalty, Severity::warning))
+            line = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
+                               v.input, format_duration(v.winner_time), via);
+        else if (v.slow_refused)
+            line = fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", v.input,
+                               via, endpoint_string(*v.slow_refused),
+                               format_duration(v.slow_refused_time));
+        else if (has(findings, finding_id::accept_queue_full, Severity::warning))
+            line = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
+                               "overflowed: an accept needed a SYN retransmission",
+                               v.input, via);
+        else
+            line = fmt::format("SLOW: {} connects via {}, but a connect took longer than {}",
+                               v.input, via, format_duration(v.threshold));
+        if (partial)
+            return {fmt::format("PARTIAL{}, and {}", line.substr(line.find(':')), fail_words),
+                    verdict_word::partial, exit_code::partial};
+        return {std::move(line), verdict_word::slow, exit_code::slow};
+    }
+    if (v.winner)
+        return {fmt::format("OK: {} connects to {} in {}", v.input, endpoint_string(*v.winner),
+                            format_duration(v.winner_time)),
+                verdict_word::ok, exit_code::healthy};
+    if (has(findings, finding_id::server_down, Severity::ok) &&
+        !has(findings, finding_id::server_down, Severity::info))
+        return {fmt::format("OK: nothing accepts on {} ({}, refused as expected)", v.input, tried),
+                verdict_word::ok, exit_code::healthy};
+    // Timeouts are named as timeouts: no reset came back, nothing refused.
+    const auto how = v.any_refused   ? std::string()
+                     : v.any_timeout ? fmt::format("; no answer within {}: timed out",
+                                                   format_duration(v.timeout))
+                                     : std::string();
+    return {fmt::format("DOWN: nothing accepts on {} ({}{})", v.input, tried, how),
+            verdict_word::down, exit_code::server_down};
+}
+
+} // namespace loopcheck
