@@ -4,7 +4,7 @@
 # Sourced by .ci/run. Debian 12's packages of the servers docs/servers.md's
 # harness runs (uvicorn, gunicorn, Flask, Django, Redis, Node.js; Python's
 # http.server comes with python3). About 60 MB, well under a minute to
-# install; the seven servers.* tests then take about 45 s at -j2 inside the
+# install; the eight servers.* tests then take about 80 s at -j2 inside the
 # README's test command. Without them (or without the lab) those tests skip
 # with the reason.
 servers_install() {

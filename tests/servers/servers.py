@@ -13,6 +13,7 @@ usage: servers.py SERVER LOOPCHECK RESULTS_DIR
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -85,6 +86,17 @@ SERVERS = {
         "before": ["uvicorn", "app:app"],
         "after": ["uvicorn", "--host", "localhost", "app:app"],
         "fix": "start uvicorn with --host localhost",
+    },
+    "uvicorn-reload": {
+        # The trap: with --reload uvicorn binds one AF_INET socket itself,
+        # so the fix is to drop it and use --host localhost.
+        "id": "uvicorn",
+        "port": 8000,
+        "files": {"app.py": UVICORN_APP},
+        "needs": ["uvicorn"],
+        "before": ["uvicorn", "--reload", "app:app"],
+        "after": ["uvicorn", "--host", "localhost", "app:app"],
+        "fix": "Or drop --reload and --workers and start uvicorn with --host localhost",
     },
     "gunicorn": {
         "port": 8000,
@@ -243,7 +255,8 @@ def run_server(name: str, lc: str, results: Path) -> int:
         for f in t["fix"]:
             print(f"  fix: {f}")
         c.expect(code == 1, "before: exit code 1 (slow)", code)
-        c.expect(ids == {name}, f"before: every listener named {name}", ids)
+        want = spec.get("id", name)
+        c.expect(ids == {want}, f"before: every listener named {want}", ids)
         own = [f for f in t["fix"] if spec["fix"] in f]
         c.expect(len(own) == 1, f"before: the fix names {spec['fix']!r}", t["fix"])
         row["before"]["own_fix"] = own[0] if own else None
@@ -281,8 +294,10 @@ def table(results: Path) -> int:
             continue
         r = json.loads(path.read_text())
         before, after = r["before"], r["after"]
-        print(f"| {name} | `{' '.join(r['before_argv']) or 'x'}` | exit {before['exit_code']}: "
-              f"{', '.join(before['listening'])} | `{' '.join(r['after_argv'])}` | exit "
+        wait = before["verdict"].split(" waits ")[1].split(" before")[0] \
+            if " waits " in before["verdict"] else "-"
+        print(f"| {name} | `{shlex.join(r['before_argv'])}` | exit {before['exit_code']}, waits "
+              f"{wait}: {', '.join(before['listening'])} | `{shlex.join(r['after_argv'])}` | exit "
               f"{after['exit_code']}: {', '.join(after['listening'])}; every client "
               f"{max(after['clients_ms'].values()):.1f} ms at most |")
     return 0
