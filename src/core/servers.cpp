@@ -256,9 +256,10 @@ std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number)
         return "Or start Jupyter with its default --ip=localhost: it binds every address of "
                "localhost (::1 and 127.0.0.1); --ip=127.0.0.1 binds one.";
     if (id == "postgresql")
-        return "Or set listen_addresses = 'localhost' in postgresql.conf (the default: every "
-               "address of localhost, ::1 and 127.0.0.1) or '127.0.0.1,::1'; '*' " +
-               std::string(network) + ".";
+        return fmt::format("Or set listen_addresses = 'localhost' in postgresql.conf (the "
+                           "default: every address of localhost, ::1 and 127.0.0.1) or "
+                           "'127.0.0.1,::1'; '*' takes both too, but {}.",
+                           network);
     if (id == "redis")
         return "Or set bind 127.0.0.1 -::1 in redis.conf (the '-' lets Redis start where ::1 "
                "is missing); bind 127.0.0.1 alone leaves ::1 refusing.";
