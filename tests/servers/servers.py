@@ -11,7 +11,9 @@ usage: servers.py SERVER LOOPCHECK RESULTS_DIR
        servers.py table RESULTS_DIR  (docs/servers.md's before/after table)
 """
 
+import glob
 import json
+import pwd
 import os
 import shlex
 import shutil
@@ -73,6 +75,14 @@ const [port, host] = process.argv.slice(2);
 const server = http.createServer((req, res) => res.end('ok'));
 if (host) server.listen(Number(port), host); else server.listen(Number(port));
 """
+
+# PostgreSQL's programs (Debian keeps them out of PATH), and the user it
+# runs as: it refuses root.
+PG_BIN = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), "")
+PG = [
+    "runuser", "-u", "postgres", "--", f"{PG_BIN}/postgres", "-D", "pgdata",
+    "-c", "unix_socket_directories=", "-c", "fsync=off",
+]
 
 # Each server: the port its default bind uses, the files it serves, how it is
 # started before (its default bind, or the bind people give it) and after
@@ -152,6 +162,19 @@ SERVERS = {
         "after": ["redis-server", "--bind", "127.0.0.1", "-::1", "--save", "", "--appendonly", "no"],
         "fix": "bind 127.0.0.1 -::1",
     },
+    "postgresql": {
+        # listen_addresses' default, localhost, already binds both: the
+        # trap is the address people write instead.
+        "port": 5432,
+        "files": {},
+        "needs": ["runuser", f"{PG_BIN}/postgres", f"{PG_BIN}/initdb"],
+        "user": "postgres",
+        "setup": [["runuser", "-u", "postgres", "--", f"{PG_BIN}/initdb", "-D", "pgdata",
+                   "--auth=trust", "--no-sync"]],
+        "before": [*PG, "-c", "listen_addresses=127.0.0.1"],
+        "after": [*PG, "-c", "listen_addresses=localhost"],
+        "fix": "listen_addresses = 'localhost'",
+    },
 }
 
 
@@ -170,6 +193,11 @@ def missing(name: str, spec: dict) -> str:
     for program in spec["needs"]:
         if shutil.which(program) is None:
             return f"{program} is not installed"
+    if "user" in spec:
+        try:
+            pwd.getpwnam(spec["user"])
+        except KeyError:
+            return f"there is no user {spec['user']}"
     module = spec.get("module")
     if module:
         probe = subprocess.run([PY, "-c", f"import {module}"], capture_output=True)
@@ -241,6 +269,11 @@ def run_server(name: str, lc: str, results: Path) -> int:
         os.chmod(cwd, 0o755)
         for file, text in spec["files"].items():
             (Path(cwd) / file).write_text(text)
+        if "user" in spec:
+            user = pwd.getpwnam(spec["user"])
+            os.chown(cwd, user.pw_uid, user.pw_gid)
+        for argv in spec.get("setup", []):
+            subprocess.run(argv, cwd=cwd, check=True, capture_output=True, timeout=60)
 
         server = Server(spec["before"], cwd, port)
         try:
