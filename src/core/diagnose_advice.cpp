@@ -5,6 +5,7 @@
 #include "core/diagnoser.hpp"
 #include "core/verdict.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/servers.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -70,10 +71,14 @@ void Diagnoser::fallback_fixes() {
                                  in_.target->input, owner_string(*server), bound_string(*server))
                    : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
                                  *d_.rewritten, in_.target->input));
-        d_.fixes.push_back(fmt::format("Or make {} listen on both ::1 and 127.0.0.1, or on [::] "
-                                       "with IPV6_V6ONLY off, so every address of the name "
-                                       "accepts.",
-                                       server_name(server)));
+        // A recognised server gets its own setting (docs/servers.md).
+        std::string own =
+            server && server->server ? server_own_fix(*server->server, winner.port) : std::string();
+        d_.fixes.push_back(!own.empty() ? std::move(own)
+                                        : fmt::format("Or make {} listen on both ::1 and "
+                                                      "127.0.0.1, or on [::] with IPV6_V6ONLY "
+                                                      "off, so every address of the name accepts.",
+                                                      server_name(server)));
         if (winner.family == Family::ipv6) {
             d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
                                "and nothing accepts there.");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
+#include "loopcheck/core/servers.hpp"
 #include "loopcheck/core/untrusted.hpp"
 
 #include <cstddef>
@@ -31,6 +32,9 @@ struct Listener {
     /// The socket's owner uid where the OS says even when the process is
     /// hidden (Linux sock_diag); nullopt elsewhere.
     std::optional<std::uint32_t> uid;
+    /// The server the process is, recognised from its name and command line
+    /// (recognise_server: docs/servers.md); nullopt when unknown.
+    std::optional<ServerMatch> server;
 
     friend bool operator==(const Listener&, const Listener&) = default;
 };

@@ -5,6 +5,7 @@
 #include "loopcheck/core/listener_decode.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/netstat.hpp"
+#include "loopcheck/core/servers.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "platform/posix/small_file.hpp"
@@ -20,13 +21,14 @@
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <memory>
-#include <string_view>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <string_view>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 #include <unordered_map>
+#include <vector>
 
 namespace loopcheck::platform {
 
@@ -236,6 +238,27 @@ std::string process_name(std::uint32_t pid) {
     return n > 0 ? decode::name_from_comm({buf, static_cast<std::size_t>(n)}) : std::string{};
 }
 
+/// The arguments of `pid` from /proc/PID/cmdline (NUL-separated; the first
+/// 4 KiB, enough for the program and its options), or none when it cannot be
+/// read (a kernel thread, a process that exited). Untrusted bytes: only
+/// recognise_server() compares them, and nothing prints them.
+std::vector<std::string> process_args(std::uint32_t pid) {
+    std::vector<std::string> args;
+    const auto path = fmt::format("/proc/{}/cmdline", pid);
+    const auto text = posix::read_small_file(path.c_str(), 4096);
+    if (!text)
+        return args;
+    std::string_view rest(*text);
+    while (!rest.empty()) {
+        const auto end = rest.find('\0');
+        args.emplace_back(rest.substr(0, end));
+        if (end == std::string_view::npos)
+            break;
+        rest.remove_prefix(end + 1);
+    }
+    return args;
+}
+
 /// The listeners among `sockets` (on `port` when given), sorted, each with
 /// the process `owners` found for its inode and that process's name; the
 /// others are counted as hidden, with the likely reason.
@@ -243,7 +266,11 @@ ListenerTable
 table_of(const std::vector<decode::DiagSocket>& sockets, std::optional<std::uint16_t> port,
          const std::unordered_map<std::uint32_t, std::optional<std::uint32_t>>& owners) {
     ListenerTable table;
-    std::unordered_map<std::uint32_t, std::string> names;
+    struct Owner {
+        std::string name;
+        std::optional<ServerMatch> server;
+    };
+    std::unordered_map<std::uint32_t, Owner> names;
     for (const auto& s : sockets) {
         if (s.state != TCP_LISTEN || (port && s.local.port != *port))
             continue;
@@ -254,9 +281,12 @@ table_of(const std::vector<decode::DiagSocket>& sockets, std::optional<std::uint
         if (auto it = owners.find(s.inode); it != owners.end() && it->second) {
             l.pid = *it->second;
             auto [name, fresh] = names.try_emplace(*l.pid);
-            if (fresh)
-                name->second = process_name(*l.pid);
-            l.process = name->second;
+            if (fresh) {
+                name->second.name = process_name(*l.pid);
+                name->second.server = recognise_server(name->second.name, process_args(*l.pid));
+            }
+            l.process = name->second.name;
+            l.server = name->second.server;
         } else {
             ++table.owner_hidden;
         }

@@ -116,6 +116,9 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
                 name = process_name(pid);
             l->pid = static_cast<std::uint32_t>(pid);
             l->process = name;
+            // The name only (proc_name); KERN_PROCARGS2's argv is not read
+            // yet, so uvicorn or Flask under python3 stay unknown here.
+            l->server = recognise_server(name, {});
             table.listeners.push_back(std::move(*l));
         }
     }

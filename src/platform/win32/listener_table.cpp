@@ -146,6 +146,10 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
                 log::debug("pid {}: {}", row.pid, path);
         }
         l.process = name->second;
+        // Only the image name: another process's command line needs
+        // PROCESS_VM_READ. Enough for the servers that have a program of
+        // their own (ollama.exe, llama-server.exe, node.exe).
+        l.server = recognise_server(name->second, {});
         unnamed += l.process.empty();
         table.listeners.push_back(std::move(l));
     }

@@ -2,7 +2,6 @@
 // docs/report.schema.json. Durations are milliseconds with microsecond
 // precision.
 #include "loopcheck/report/json.hpp"
-
 #include "report/json/pieces.hpp"
 #include "report/json/writer.hpp"
 
@@ -175,6 +174,16 @@ void listener(JsonWriter& w, const Listener& l) {
     l.process.empty() ? w.null() : w.value(l.process);
     w.key("uid");
     l.uid ? w.value(static_cast<std::int64_t>(*l.uid)) : w.null();
+    w.key("server");
+    const ServerFacts* facts = l.server ? server_facts(l.server->id) : nullptr;
+    if (facts) {
+        w.begin_object();
+        w.key("id").value(facts->id);
+        w.key("name").value(facts->name);
+        w.end_object();
+    } else {
+        w.null();
+    }
     w.end_object();
 }
 
