@@ -92,7 +92,7 @@ TEST_CASE("the staircase's text has one bar per limit, fitted to the width", "[s
     for (const int width : {80, 100, 120}) {
         INFO(width);
         const auto text = render_text(r, TextStyle{false, width, true});
-        CHECK(contains(text, "Bars: the median connect at each limit; the longest is 3.00 s"));
+        CHECK(contains(text, "Bars: the median connect at each limit; a full bar is 3.00 s"));
         std::size_t bars = 0;
         std::size_t longest = 0;
         std::size_t pos = 0;

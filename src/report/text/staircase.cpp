@@ -28,9 +28,10 @@ std::string outcome_cell(const StairStep& s) {
 }
 
 /// The bars' scale: the longest median of any address at any limit, so
-/// that 127.0.0.1's and ::1's bars compare.
-double longest_median(const StaircaseReport& r) {
-    double longest = 0.0;
+/// that 127.0.0.1's and ::1's bars compare; at least 1 ms, so that a flat
+/// staircase of 0.01 ms refusals does not blow its jitter up to full bars.
+double bar_scale(const StaircaseReport& r) {
+    double longest = 1000.0;
     for (const auto& a : r.addresses)
         for (const auto& s : a.steps)
             if (s.latency.count > 0)
@@ -114,10 +115,9 @@ std::string render_text(const StaircaseReport& r, const TextStyle& style) {
                     "per limit",
                     syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit, r.count),
         2, style.width);
-    const double full = longest_median(r);
-    if (full > 0.0)
-        out += fmt::format("Bars: the median connect at each limit; the longest is {}\n",
-                           format_duration(Micros{static_cast<std::int64_t>(full)}));
+    const double full = bar_scale(r);
+    out += fmt::format("Bars: the median connect at each limit; a full bar is {}\n",
+                       format_duration(Micros{static_cast<std::int64_t>(full)}));
     if (r.incomplete)
         out += "INCOMPLETE: interrupted before every probe finished\n";
     for (const auto& note : r.notes)
