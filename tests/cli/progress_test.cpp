@@ -53,7 +53,7 @@ TEST_CASE("the staircase says which limit it is on", "[progress]") {
     CHECK(progress_text(p, 0) == "limit 2 of 0..5: waiting for [::1]:9 ... 1.5 s, 4.1 s in all");
 }
 
-TEST_CASE("the line never wraps on the terminal; over, it is empty", "[progress]") {
+TEST_CASE("the line never wraps on the terminal, and is empty once over", "[progress]") {
     const ProbeSpec spec{make_ipv4(127, 0, 0, 1, 5432)};
     auto p = waiting(spec, 900, 2900);
     p.round = 3;
