@@ -1,6 +1,18 @@
-# bash completion for loopcheck
+# bash completion for loopcheck: the subcommands first, then each command's
+# own options (tests/completion_test.sh checks both against --help).
+_loopcheck_options() {
+    case "$1" in
+        audit) echo "-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --no-pair" ;;
+        listen) echo "-h --help --for --allow-any -q --quiet" ;;
+        scan) echo "-h --help --no-probe --strict -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
+        staircase) echo "-h --help -n --count --ascii -t --timeout --json -v --verbose" ;;
+        wait) echo "-h --help --for --interval --all-addresses --strict --down --format --json --markdown -v --verbose -q --quiet" ;;
+        *) echo "-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --expect --quick --no-pair --syn-retries --max-probes --emulate" ;;
+    esac
+}
+
 _loopcheck() {
-    local cur prev
+    local cur prev sub="" word i targets=0
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     case "$prev" in
@@ -12,27 +24,34 @@ _loopcheck() {
         -n|--count|--syn-retries|--max-probes) return ;;
         --for|--interval) COMPREPLY=($(compgen -W "25ms 100ms 1s 10s 30s 2m" -- "$cur")); return ;;
     esac
-    if [[ "${COMP_WORDS[1]}" == wait && "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-h --help --for --interval --all-addresses --strict --down --format --json --markdown -v --verbose -q --quiet" -- "$cur"))
-        return
-    fi
-    if [[ "${COMP_WORDS[1]}" == scan ]]; then
-        if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "-h --help --no-probe --strict -t --timeout --format --json --markdown --color -v --verbose -q --quiet" -- "$cur"))
-        else
-            COMPREPLY=($(compgen -f -- "$cur"))
-        fi
-        return
-    fi
-    if ((COMP_CWORD == 1)) && [[ "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "audit listen scan staircase wait" -- "$cur"))
-        [[ -n "$cur" && ${#COMPREPLY[@]} -gt 0 ]] && return
-    fi
+    # The subcommand is the first word naming one, wherever options put it;
+    # a word before it that is not an option is a target of the main command.
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word="${COMP_WORDS[i]}"
+        case "$word" in
+            audit|listen|scan|staircase|wait) sub="$word"; break ;;
+            -*) ;;
+            *) targets=$((targets + 1)) ;;
+        esac
+    done
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-h --help -V --version -t --timeout --threshold -n --count -4 --ipv4 -6 --ipv6 --format --json --markdown --color --expect --emulate --quick --no-pair --syn-retries --max-probes -v --verbose -q --quiet" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_loopcheck_options "$sub")" -- "$cur"))
         return
     fi
-    COMPREPLY=($(compgen -W "localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:" -- "$cur"))
+    case "$sub" in
+        scan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        audit) return ;; # port numbers or ranges: nothing to offer
+        listen) COMPREPLY=($(compgen -W "127.0.0.1:0 [::1]:0 localhost: dual:" -- "$cur")) ;;
+        "")
+            # Before any target, the subcommands come first: all of them on an
+            # empty word, the matching ones on a prefix (targets when none match).
+            if ((targets == 0)); then
+                COMPREPLY=($(compgen -W "audit listen scan staircase wait" -- "$cur"))
+                ((${#COMPREPLY[@]} > 0)) && return
+            fi
+            COMPREPLY=($(compgen -W "localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:" -- "$cur")) ;;
+    esac
     compopt -o nospace 2>/dev/null
 }
 complete -F _loopcheck loopcheck

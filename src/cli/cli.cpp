@@ -4,6 +4,7 @@
 #include "cli/cli.hpp"
 
 #include "cli/command.hpp"
+#include "cli/help_format.hpp"
 #include "cli/options.hpp"
 #include "cli/version.hpp"
 #include "loopcheck/core/target.hpp"
@@ -96,7 +97,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     CLI::App app{check_description, "loopcheck"};
     app.set_version_flag("-V,--version", version_string());
     app.footer(check_footer);
-    app.get_formatter()->column_width(34);
+    app.formatter(help_formatter()); // within 80 columns, ending with `man loopcheck`
 
     CheckArgs args;
     add_check_options(app, args);

@@ -38,9 +38,7 @@ Examples:
   loopcheck --json localhost:8000 >r.json    CI: the exit code says healthy (0), slow (1), down (3)
   loopcheck --markdown localhost:8000        bug ticket: a report to paste into the issue
   loopcheck --expect refused 127.0.0.1:9     test harness: a closed port must refuse fast
-  loopcheck scan                             codebase: which localhost URLs cost ~2 s on Windows
-
-Docs: docs/usage.md, docs/diagnosis.md, man loopcheck)";
+  loopcheck scan                             codebase: which localhost URLs cost ~2 s on Windows)";
 
 void add_check_options(CLI::App& app, CheckArgs& a) {
     app.add_option("target", a.targets,

@@ -1,5 +1,6 @@
 // `loopcheck staircase [TARGET]`: its options, the request, and the report
 // (the probing is src/run/staircase.cpp).
+#include "cli/charset.hpp"
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
@@ -18,8 +19,17 @@ namespace {
 struct StaircaseArgs {
     std::string target;
     int count = 3;
+    bool ascii = false;
     CommonArgs common;
 };
+
+/// The width of the report, and its bars in ASCII when asked or when the
+/// locale cannot show Unicode blocks.
+TextStyle bar_style(bool ascii) {
+    TextStyle style = text_style(ColorMode::never);
+    style.ascii = ascii || !environment_is_utf8();
+    return style;
+}
 
 int run(const StaircaseArgs& o) {
     if (o.count < 1 || o.count > max_staircase_count)
@@ -46,7 +56,7 @@ int run(const StaircaseArgs& o) {
     if (!report)
         return run_failure(report.error());
     return write_report(common->format,
-                        {[&] { return render_text(*report); },
+                        {[&] { return render_text(*report, bar_style(o.ascii)); },
                          [&] { return render_json(*report); },
                          {}},
                         report->exit_code);
@@ -57,6 +67,8 @@ std::function<int()> declare(CLI::App& sub) {
     sub.add_option("target", o->target,
                    "host:port that refuses; default: a closed port on 127.0.0.1 and ::1");
     sub.add_option("-n,--count", o->count, "probes per limit (default 3, at most 100)");
+    sub.add_flag("--ascii", o->ascii,
+                 "draw the bars with '#' (default: Unicode blocks in a UTF-8 locale)");
     add_common_options(sub, o->common,
                        {.threshold = false, .format = false, .color = false, .quiet = false});
     return [o] { return run(*o); };
@@ -68,8 +80,9 @@ const CommandEntry staircase_command{
     "staircase",
     "time refused connects with the SYN retry limit set to 0..5 (Windows: ~500 ms per retry; "
     "flat where a reset ends the connect)",
-    "Exit codes: 0 measured, 2 usage error, 4 the name did not resolve, 5 internal error, 130 "
-    "interrupted. See docs/windows.md (staircase).",
+    "The text shows one bar per limit beside its numbers: Unicode blocks in a UTF-8 locale, '#' "
+    "with --ascii or otherwise.\n\nExit codes: 0 measured, 2 usage error, 4 the name did not "
+    "resolve, 5 internal error, 130 interrupted.",
     declare};
 
 } // namespace loopcheck

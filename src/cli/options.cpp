@@ -51,7 +51,7 @@ void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which)
     }
     if (which.color)
         app.add_option("--color", args.color,
-                       "auto, always or never (default auto; NO_COLOR honoured)")
+                       "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
             ->check(CLI::IsMember({"auto", "always", "never"}))
             ->type_name("WHEN");
     app.add_flag("-v,--verbose", args.verbose, "log each step on stderr; -vv every socket call");
@@ -156,14 +156,19 @@ int finish_output(int code) {
 
 TextStyle text_style(ColorMode color) {
     TextStyle style;
-    const char* no_color = std::getenv("NO_COLOR");
-    const bool no_color_set = no_color != nullptr && *no_color != '\0';
-    style.color = color == ColorMode::always ||
-                  (color == ColorMode::automatic && !no_color_set &&
-                   platform::is_terminal(platform::Stream::out));
+    style.color = color_wanted(color, platform::is_terminal(platform::Stream::out),
+                               std::getenv("NO_COLOR"), std::getenv("TERM"));
     const int width = platform::terminal_width();
     style.width = width > 0 ? std::min(width, 120) : 100;
     return style;
+}
+
+bool color_wanted(ColorMode color, bool terminal, const char* no_color, const char* term) {
+    if (color != ColorMode::automatic)
+        return color == ColorMode::always;
+    const bool no_color_set = no_color != nullptr && *no_color != '\0';
+    const bool dumb = term != nullptr && std::string_view(term) == "dumb";
+    return terminal && !no_color_set && !dumb;
 }
 
 CommandSetup::CommandSetup(int verbosity) {

@@ -117,9 +117,15 @@ void say_output_failure(int err);
 /// with it, so that every line written along the way is checked too.
 int finish_output(int code);
 
-/// Colour and width for the text report, from --color, NO_COLOR and the
-/// terminal.
+/// Colour and width for the text report, from --color, NO_COLOR, TERM and
+/// the terminal.
 TextStyle text_style(ColorMode color);
+
+/// Whether the text report is coloured: always with --color=always; with
+/// auto only on a terminal, and not when NO_COLOR is set (non-empty) or
+/// TERM is "dumb" (a terminal that cannot show escape sequences, such as
+/// Emacs' shell buffer). `no_color` and `term` may be null (unset).
+bool color_wanted(ColorMode color, bool terminal, const char* no_color, const char* term);
 
 /// What every measuring command sets up first: logging at `verbosity` on
 /// stderr, the Ctrl-C/SIGTERM handler (request_stop), and the OS's socket

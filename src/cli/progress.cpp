@@ -2,8 +2,10 @@
 // the end, never on a pipe.
 #include "cli/progress.hpp"
 
+#include "loopcheck/core/staircase.hpp"
 #include "loopcheck/platform/platform.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -23,6 +25,14 @@ LiveLineFn LiveLine::function() {
     return [this](const std::string& text) { show(text); };
 }
 
+ProgressLine::ProgressLine(bool enabled, Micros show_after)
+    : line_(enabled), enabled_(enabled), show_after_(show_after) {
+    if (enabled) {
+        const int width = platform::terminal_width();
+        width_ = width > 0 ? static_cast<std::size_t>(width) : 0;
+    }
+}
+
 ProgressFn ProgressLine::callback() {
     if (!enabled_)
         return {};
@@ -34,14 +44,34 @@ void ProgressLine::show(const ProbeProgress& p) {
         line_.clear();
         return;
     }
-    if (p.elapsed < show_after_)
+    // Once shown, the line stays through later rounds: it no longer waits
+    // for each new probe to pass show_after again.
+    if (std::max(p.elapsed, p.run_elapsed) < show_after_)
         return;
-    const auto seconds = static_cast<double>(p.elapsed.count()) / 1e6;
-    std::string text = fmt::format("waiting for {} ... {:.1f} s",
-                                   endpoint_string(p.oldest->address), seconds);
+    line_.show(progress_text(p, width_));
+}
+
+std::string progress_text(const ProbeProgress& p, std::size_t width) {
+    if (p.oldest == nullptr)
+        return {};
+    const auto seconds = [](Micros us) { return static_cast<double>(us.count()) / 1e6; };
+    std::string where;
+    if (p.limit >= 0)
+        where = fmt::format("limit {} of 0..{}", p.limit, staircase_max_limit);
+    if (p.rounds > 0)
+        where += fmt::format("{}round {}/{}", where.empty() ? "" : ", ", p.round, p.rounds);
+    std::string text = where.empty() ? std::string() : where + ": ";
+    text += fmt::format("waiting for {} ... {:.1f} s", endpoint_string(p.oldest->address),
+                        seconds(p.elapsed));
     if (p.pending > 1)
         text += fmt::format(" ({} pending)", p.pending);
-    line_.show(text);
+    if (!where.empty())
+        text += fmt::format(", {:.1f} s in all", seconds(p.run_elapsed));
+    // A line wider than the terminal wraps, and "\r" then rewrites only its
+    // last row: the rest would stay on screen, one more each update.
+    if (width > 1 && text.size() > width - 1)
+        text.resize(width - 1);
+    return text;
 }
 
 bool live_lines_wanted(int verbosity) {

@@ -4,6 +4,7 @@
 
 #include "loopcheck/run/progress.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace loopcheck {
@@ -32,8 +33,7 @@ private:
 /// `show_after`.
 class ProgressLine {
 public:
-    explicit ProgressLine(bool enabled, Micros show_after = Micros{300'000})
-        : line_(enabled), enabled_(enabled), show_after_(show_after) {}
+    explicit ProgressLine(bool enabled, Micros show_after = Micros{300'000});
 
     /// The callback to hand to a run; empty when disabled.
     ProgressFn callback();
@@ -46,7 +46,15 @@ private:
     LiveLine line_;
     bool enabled_;
     Micros show_after_;
+    std::size_t width_ = 0; ///< the terminal's, 0 when unknown
 };
+
+/// The probes' live line for one progress report, at most `width` - 1
+/// columns (0: no limit): "waiting for [::1]:11434 ... 1.2 s (2 pending)";
+/// with rounds "round 3/10: waiting for 127.0.0.1:5432 ... 0.9 s, 2.4 s in
+/// all"; the staircase's starts "limit 2 of 0..5, round 1/3: ". Empty when
+/// the probing is over.
+std::string progress_text(const ProbeProgress& p, std::size_t width);
 
 /// Whether stderr may carry a live line at `verbosity` (not -q, a terminal).
 bool live_lines_wanted(int verbosity);

@@ -98,9 +98,21 @@ void run_rounds(Report& report, const RoundsRequest& opt, const ProgressFn& prog
         return overflows ? platform::listen_overflows() : std::nullopt;
     };
     const auto overflows_before = read_overflows();
+    const Micros started = platform::monotonic_now();
     for (int round = 0; round < opt.count && !stop_requested(); ++round) {
         log::debug("round {}: {} probe(s)", round + 1, plan.specs.size());
-        auto samples = probe(plan.specs, opt.timeout, progress);
+        // The live line says which round of how many, and the time since
+        // the first round began.
+        ProgressFn in_round;
+        if (progress)
+            in_round = [&, round](const ProbeProgress& p) {
+                ProbeProgress q = p;
+                q.round = opt.count > 1 ? round + 1 : 0;
+                q.rounds = opt.count > 1 ? opt.count : 0;
+                q.run_elapsed = platform::monotonic_now() - started;
+                progress(q);
+            };
+        auto samples = probe(plan.specs, opt.timeout, in_round);
         for (std::size_t i = 0; i < samples.size(); ++i) {
             const Slot& s = plan.slots[i];
             auto& tr = report.targets[s.target];

@@ -73,13 +73,25 @@ std::vector<std::vector<Sample>> probe_limits(const std::vector<Probed>& address
                                               std::size_t first, const StaircaseRequest& request,
                                               const ProgressFn& progress) {
     std::vector<std::vector<Sample>> samples(addresses.size() * limits);
+    const Micros started = platform::monotonic_now();
     for (int round = 0; round < request.count && !stop_requested(); ++round) {
         for (std::size_t l = first; l < limits && !stop_requested(); ++l) {
             std::vector<ProbeSpec> specs;
             for (const auto& p : addresses)
                 specs.push_back({p.address, SynPolicy::fixed, static_cast<int>(l)});
             log::debug("staircase round {}, limit {}: {} probe(s)", round + 1, l, specs.size());
-            auto got = probe(specs, request.timeout, progress);
+            // The live line says which limit is being timed, in which round.
+            ProgressFn at_limit;
+            if (progress)
+                at_limit = [&, round, l](const ProbeProgress& p) {
+                    ProbeProgress q = p;
+                    q.limit = static_cast<int>(l);
+                    q.round = request.count > 1 ? round + 1 : 0;
+                    q.rounds = request.count > 1 ? request.count : 0;
+                    q.run_elapsed = platform::monotonic_now() - started;
+                    progress(q);
+                };
+            auto got = probe(specs, request.timeout, at_limit);
             for (std::size_t a = 0; a < got.size(); ++a)
                 samples[a * limits + l].push_back(std::move(got[a]));
         }

@@ -208,6 +208,22 @@ TEST_CASE("a slow probe on a terminal shows a live wait line on stderr", "[cli][
     CHECK(contains(tty.out, "waiting for " + target));
     CHECK(contains(tty.out, "\r\033[K")); // the line erases itself
 
+    // With -n the line counts the rounds and the run's time.
+    auto rounds =
+        run_command("script -qec '" LOOPCHECK_EXE " -n 2 --timeout 1s " + target + "' /dev/null");
+    INFO(rounds.out);
+    CHECK(contains(rounds.out, "round 2/2: waiting for " + target));
+    CHECK(contains(rounds.out, " s in all"));
+
+    // TERM=dumb: no colour with --color auto, where TERM=xterm gets it.
+    const std::string run_on_tty =
+        "script -qec '" LOOPCHECK_EXE " --timeout 300ms " + target + "' /dev/null";
+    auto xterm = run_command("env -u NO_COLOR TERM=xterm " + run_on_tty);
+    CHECK(contains(xterm.out, "\033[0m"));
+    auto dumb = run_command("env -u NO_COLOR TERM=dumb " + run_on_tty);
+    CHECK_FALSE(contains(dumb.out, "\033[0m"));
+    CHECK(contains(dumb.out, target));
+
     // Not a terminal, or -q: no wait line.
     auto piped = run_loopcheck({"--timeout", "1s", target});
     CHECK_FALSE(contains(piped.err, "waiting for"));

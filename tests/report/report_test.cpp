@@ -10,6 +10,7 @@
 #include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
+#include "support/staircase_steps.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -412,4 +413,37 @@ TEST_CASE("IPv6 off on loopback: said as such, no RFC 6724 order, no advice to l
     CHECK(text.find("by RFC 6724") == std::string::npos); // the order note
     CHECK(text.find("listen on ::1") == std::string::npos);
     CHECK(text.find("listen on both ::1") == std::string::npos);
+}
+
+namespace {
+
+/// A Windows staircase on both loopback addresses: about 500 ms a retry.
+StaircaseReport windows_staircase() {
+    StaircaseReport r;
+    r.loopcheck_version = "0.1.0";
+    r.system.os = Os::windows;
+    r.system.os_name = "Windows";
+    r.system.os_version = "10.0.19045";
+    r.system.windows_build = 19045;
+    r.timeout = 5s;
+    r.count = 3;
+    std::vector<Sample> per_limit;
+    for (int l = 0; l <= staircase_max_limit; ++l)
+        per_limit.push_back(test::refused(l == 0 ? 600us : Micros{l * 503'000 + 2'000}));
+    r.addresses.push_back(conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true,
+                                             test::steps_from(per_limit), Os::windows));
+    r.addresses.push_back(
+        conclude_staircase(ipv6_loopback(9), true, test::steps_from(per_limit), Os::windows));
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("golden: Windows staircase, text at 80 columns with Unicode bars", "[report]") {
+    check_golden("windows_staircase.txt", render_text(windows_staircase(), {false, 80, false}));
+}
+
+TEST_CASE("golden: Windows staircase, text with ASCII bars", "[report]") {
+    check_golden("windows_staircase_ascii.txt",
+                 render_text(windows_staircase(), {false, 80, true}));
 }

@@ -1,8 +1,8 @@
-// `loopcheck staircase` as text: one table per address, the fitted step
-// and the conclusion.
-#include "loopcheck/report/text.hpp"
-
+// `loopcheck staircase` as text: one table per address with a bar per
+// limit beside its numbers, the fitted step and the conclusion.
 #include "loopcheck/core/text.hpp"
+#include "loopcheck/report/text.hpp"
+#include "report/text/bars.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,7 +27,19 @@ std::string outcome_cell(const StairStep& s) {
     return out;
 }
 
-void step_table(std::string& out, const StaircaseAddress& a) {
+/// The bars' scale: the longest median of any address at any limit, so
+/// that 127.0.0.1's and ::1's bars compare; at least 1 ms, so that a flat
+/// staircase of 0.01 ms refusals does not blow its jitter up to full bars.
+double bar_scale(const StaircaseReport& r) {
+    double longest = 1000.0;
+    for (const auto& a : r.addresses)
+        for (const auto& s : a.steps)
+            if (s.latency.count > 0)
+                longest = std::max(longest, static_cast<double>(s.latency.median.count()));
+    return longest;
+}
+
+void step_table(std::string& out, const StaircaseAddress& a, const TextStyle& style, double full) {
     using Row = std::array<std::string, 7>;
     std::vector<Row> rows;
     rows.push_back({"limit", "outcome", "median", "min", "max", "SYN rtx", "option"});
@@ -46,11 +58,25 @@ void step_table(std::string& out, const StaircaseAddress& a) {
     for (const auto& r : rows)
         for (std::size_t c = 0; c < r.size(); ++c)
             widths[c] = std::max(widths[c], columns(r[c]));
-    for (const auto& r : rows) {
+    std::size_t table_width = 1;
+    for (const auto w : widths)
+        table_width += w + 2;
+    // The bar takes what the width leaves beside the table: at least 10
+    // columns (a wide option error pushes it past the width), at most 40.
+    const auto width = static_cast<std::size_t>(std::max(style.width, 40));
+    const std::size_t bar_width =
+        std::clamp<std::size_t>(width > table_width + 1 ? width - table_width - 1 : 0, 10, 40);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
         std::string line = " ";
         for (std::size_t c = 0; c < r.size(); ++c) {
             line += ' ';
             append_padded(line, r[c], widths[c] + 1);
+        }
+        if (i > 0 && a.steps[i - 1].latency.count > 0) {
+            line += ' ';
+            line += text_bar(static_cast<double>(a.steps[i - 1].latency.median.count()), full,
+                             bar_width, style.ascii);
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
@@ -65,22 +91,33 @@ std::string fitted_ms(double ms, bool plus) {
                        format_duration(Micros{us < 0 ? -us : us}));
 }
 
-/// `text` wrapped at 100 columns, every line indented by two spaces.
-std::string wrapped(std::string_view text) {
+/// `text` wrapped at `width` columns, every line after `first` indented by
+/// `indent` spaces.
+std::string wrapped(std::string_view first, std::string_view text, std::size_t indent, int width) {
     std::string out;
-    wrap_into(out, "  ", text, 2, 100);
+    wrap_into(out, first, text, indent, static_cast<std::size_t>(std::max(width, 40)));
     return out;
 }
 
 } // namespace
 
 std::string render_text(const StaircaseReport& r) {
+    return render_text(r, TextStyle{});
+}
+
+std::string render_text(const StaircaseReport& r, const TextStyle& style) {
     // The walk starts at 1 where limit 0 cannot be asked for (Windows before 1709).
     const bool from_one = !r.addresses.empty() && !r.addresses.front().steps.empty() &&
                           r.addresses.front().steps.front().limit == 1;
-    std::string out =
-        fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) per limit\n",
-                    syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit, r.count);
+    std::string out = wrapped(
+        "",
+        fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) "
+                    "per limit",
+                    syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit, r.count),
+        2, style.width);
+    const double full = bar_scale(r);
+    out += fmt::format("Bars: the median connect at each limit; a full bar is {}\n",
+                       format_duration(Micros{static_cast<std::int64_t>(full)}));
     if (r.incomplete)
         out += "INCOMPLETE: interrupted before every probe finished\n";
     for (const auto& note : r.notes)
@@ -89,17 +126,19 @@ std::string render_text(const StaircaseReport& r) {
         out += fmt::format("\n{}{}  [{}]\n", endpoint_string(a.address),
                            a.reserved ? " (a closed port loopcheck reserved)" : "",
                            staircase_shape_name(a.shape));
-        step_table(out, a);
+        step_table(out, a, style, full);
         if (a.fit_ms) {
             std::string limits;
             for (int l : a.fitted_limits)
                 limits += fmt::format("{}{}", limits.empty() ? "" : ",", l);
-            out += fmt::format("  Fit: {} per retry, {} at no retry (least squares over limits "
-                               "{})\n",
-                               fitted_ms(a.fit_ms->slope, true),
-                               fitted_ms(a.fit_ms->intercept, false), limits);
+            out += wrapped("  ",
+                           fmt::format("Fit: {} per retry, {} at no retry (least squares over "
+                                       "limits {})",
+                                       fitted_ms(a.fit_ms->slope, true),
+                                       fitted_ms(a.fit_ms->intercept, false), limits),
+                           4, style.width);
         }
-        out += wrapped(a.conclusion);
+        out += wrapped("  ", a.conclusion, 2, style.width);
     }
     out += fmt::format("\nSystem: {} {}", r.system.os_name, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
