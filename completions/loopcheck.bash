@@ -13,7 +13,7 @@ _loopcheck() {
         --for|--interval) COMPREPLY=($(compgen -W "25ms 100ms 1s 10s 30s 2m" -- "$cur")); return ;;
     esac
     if [[ "${COMP_WORDS[1]}" == wait && "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-h --help --for --interval --all-addresses --strict --down --format --json --markdown -v --verbose -q --quiet" -- "$cur"))
+        COMPREPLY=($(compgen -W "-h --help --for --interval --all-addresses --strict --down --format --json --markdown --color -v --verbose -q --quiet" -- "$cur"))
         return
     fi
     if [[ "${COMP_WORDS[1]}" == scan ]]; then

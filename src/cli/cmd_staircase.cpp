@@ -4,6 +4,7 @@
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
 #include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
 #include "loopcheck/run/staircase.hpp"
 
@@ -46,9 +47,8 @@ int run(const StaircaseArgs& o) {
     if (!report)
         return run_failure(report.error());
     return write_report(common->format,
-                        {[&] { return render_text(*report); },
-                         [&] { return render_json(*report); },
-                         {}},
+                        {[&] { return render_text(*report); }, [&] { return render_json(*report); },
+                         [&] { return render_markdown(*report); }},
                         report->exit_code);
 }
 
@@ -58,7 +58,9 @@ std::function<int()> declare(CLI::App& sub) {
                    "host:port that refuses; default: a closed port on 127.0.0.1 and ::1");
     sub.add_option("-n,--count", o->count, "probes per limit (default 3, at most 100)");
     add_common_options(sub, o->common,
-                       {.threshold = false, .format = false, .color = false, .quiet = false});
+                       {.command = "staircase",
+                        .no_threshold = "the staircase measures refusals, it does not judge them",
+                        .no_family = "name one address instead: [::1]:PORT or 127.0.0.1:PORT"});
     return [o] { return run(*o); };
 }
 
