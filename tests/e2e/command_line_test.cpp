@@ -216,7 +216,7 @@ TEST_CASE("HOST:PORT/path is a URL without its scheme", "[cli][e2e]") {
     CHECK(contains(r.out, "\"input\": \"" + target + "\""));
 }
 
-TEST_CASE("--expect refused against an open port fails", "[cli][e2e]") {
+TEST_CASE("an open port fails the check with --expect refused", "[cli][e2e]") {
     Net net;
     auto open = listener(make_ipv4(127, 0, 0, 1, 0));
     const std::string target = "127.0.0.1:" + std::to_string(port_of(open));
