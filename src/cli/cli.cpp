@@ -6,11 +6,13 @@
 #include "cli/command.hpp"
 #include "cli/help_format.hpp"
 #include "cli/options.hpp"
+#include "cli/usage.hpp"
 #include "cli/version.hpp"
 #include "loopcheck/core/target.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <fmt/format.h>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -43,7 +45,7 @@ std::string join_command_line(int argc, char** argv) {
 /// --help, --help-all, also inside a bundle as -vh).
 bool names_a_subcommand(std::string_view word) {
     const auto table = subcommands();
-    if (word.starts_with("--help") ||
+    if (word.starts_with("--help") || word == "help" ||
         std::any_of(table.begin(), table.end(),
                     [&](const CommandEntry* c) { return c->name == word; }))
         return true;
@@ -59,8 +61,13 @@ bool may_name_a_subcommand(int argc, char** argv) {
 /// The check's command as the parse's result, or its usage error (printed).
 ParsedCommandLine checked(const CheckArgs& args, int argc, char** argv) {
     auto command = check_command(args, join_command_line(argc, argv));
-    if (!command)
+    if (!command) {
+        // `loopcheck wiat`: a typo of a command, not a target without a port.
+        if (!args.targets.empty())
+            if (auto typo = unknown_command(args.targets.front()))
+                return usage_failure(*typo);
         return usage_failure(command.error().message);
+    }
     return std::move(*command);
 }
 
@@ -81,6 +88,7 @@ std::optional<std::vector<std::string>> plain_targets(int argc, char** argv) {
 }
 
 ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
+    set_usage_command({});
     // `loopcheck localhost:11434` and the bare self-check are most runs, and
     // CLI11 building the check's option table is a third of such a run's
     // instructions and a dozen page faults (docs/performance.md, "The fourth
@@ -93,6 +101,19 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
             args.targets = std::move(*targets);
             return checked(args, argc, argv);
         }
+
+    // A shared option typed before the subcommand means what it means
+    // after it: the words are reordered so that the subcommand reads them
+    // (cli/usage.cpp); CLI11 would give them to the main command, which
+    // ignored them.
+    std::vector<std::string> words = hoist_global_options({argv + 1, argv + argc});
+    std::vector<char*> hoisted{argv[0]};
+    for (auto& w : words)
+        hoisted.push_back(w.data());
+    argc = static_cast<int>(hoisted.size());
+    argv = hoisted.data();
+    const auto sub_at = subcommand_index(words);
+    set_usage_command(sub_at ? std::string_view(words[*sub_at]) : std::string_view());
 
     CLI::App app{check_description, "loopcheck"};
     app.set_version_flag("-V,--version", version_string());
@@ -130,11 +151,23 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
         const int code = app.exit(e, text);
         return write_stdout(text.str(), code);
     } catch (const CLI::ParseError& e) {
-        return usage_failure(e.what());
+        const CLI::App* parsing = &app;
+        if (sub_at)
+            for (auto& [sub, run] : declared)
+                if (sub->get_name() == words[*sub_at])
+                    parsing = sub;
+        return usage_failure(usage_message(e, *parsing));
     }
     for (auto& [sub, run] : declared)
-        if (sub->parsed())
+        if (sub->parsed()) {
+            // `loopcheck localhost:1 audit`: CLI11 read the target as the
+            // check's and ran audit without it.
+            if (!args.targets.empty())
+                return usage_failure(fmt::format(
+                    "'{}' before '{}': a subcommand's name comes first (loopcheck {} ...)",
+                    args.targets.front(), sub->get_name(), sub->get_name()));
             return std::move(run);
+        }
     return checked(args, argc, argv);
 }
 

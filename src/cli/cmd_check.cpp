@@ -13,6 +13,13 @@
 
 namespace loopcheck {
 
+namespace {
+
+/// --max-probes' upper bound (docs/usage.md).
+constexpr std::size_t max_probes_limit = 100'000'000;
+
+} // namespace
+
 const char* const check_description =
     "loopcheck resolves a name to its ordered address list, connects to every address, times "
     "each refused or accepted connect, and says in plain words what each kind of client pays "
@@ -51,7 +58,6 @@ void add_check_options(CLI::App& app, CheckArgs& a) {
     add_common_options(app, a.common);
     app.add_option("--expect", a.expect,
                    "'refused': exit 0 when every address refuses fast (test harnesses)")
-        ->check(CLI::IsMember({"refused"}))
         ->type_name("refused");
     app.add_flag("--quick", a.quick,
                  "Windows: skip the ~2 s default-stack probes of loopback addresses and infer them "
@@ -60,12 +66,10 @@ void add_check_options(CLI::App& app, CheckArgs& a) {
                  "Windows: probe once per address, without the no-SYN-retry twin");
     app.add_option("--syn-retries", a.syn_retries,
                    "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
-        ->check(CLI::Range(0, 253))
         ->type_name("N");
     app.add_option("--max-probes", a.max_probes,
                    "refuse a run of more connects than this (every address, every round; "
                    "default 100000)")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}))
         ->type_name("N");
     app.add_option("--emulate", a.emulate,
                    "run a client's connect algorithm for real, once per round (-n): "
@@ -80,6 +84,13 @@ Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line)
         return common.error();
     if (a.count < 1 || a.count > max_count)
         return usage_error(fmt::format("--count must be from 1 to {}", max_count));
+    // Checked here, not by CLI11, so that the message is loopcheck's own.
+    if (!a.expect.empty() && a.expect != "refused")
+        return usage_error(fmt::format("--expect takes only 'refused', not '{}'", a.expect));
+    if (a.syn_retries && (*a.syn_retries < 0 || *a.syn_retries > 253))
+        return usage_error("--syn-retries must be from 0 to 253");
+    if (a.max_probes < 1 || a.max_probes > max_probes_limit)
+        return usage_error(fmt::format("--max-probes must be from 1 to {}", max_probes_limit));
     if (a.ipv4 && a.ipv6)
         return usage_error("-4 and -6 exclude each other");
     if (a.quick && (a.no_pair || a.syn_retries))
@@ -121,11 +132,11 @@ int run_check_command(const CheckCommand& command) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    return write_report(
-        command.output.format,
-        {[&] { return render_text(*report, text_style(command.output.color)); },
-         [&] { return render_json(*report); }, [&] { return render_markdown(*report); }},
-        report->exit_code);
+    return write_report(command.output.format,
+                        {[&] { return render_text(*report, text_style(command.output.color)); },
+                         [&] { return render_json(*report); },
+                         [&] { return render_markdown(*report); }},
+                        report->exit_code);
 }
 
 } // namespace loopcheck

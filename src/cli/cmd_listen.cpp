@@ -7,6 +7,8 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
 #include "loopcheck/run/listen.hpp"
 #include "loopcheck/run/stop.hpp"
 
@@ -23,22 +25,33 @@ struct ListenArgs {
     std::vector<std::string> specs;
     std::string duration;
     bool allow_any = false;
-    bool quiet = false;
+    CommonArgs common;
 };
 
-/// One "listening on ADDRESS" line per socket on stdout, flushed at once so
-/// that a script can read the port that port 0 picked; then, on stderr,
-/// how long the listeners run.
-void announce(const std::vector<ListeningSocket>& sockets, const ListenRequest& request,
-              bool quiet) {
+/// The "listening on" lines as text: ADDRESS in bold with colour on.
+std::string listening_text(const std::vector<ListeningSocket>& sockets, bool color) {
+    std::string out;
     for (const auto& o : sockets) {
         const bool wildcard6 = o.bound.family == Family::ipv6 && is_unspecified(o.bound);
-        std::fputs(
-            fmt::format("listening on {}{}\n", endpoint_string(o.bound),
-                        wildcard6 ? (o.v6only ? " (IPV6_V6ONLY on)" : " (IPV6_V6ONLY off)") : "")
-                .c_str(),
-            stdout);
+        out +=
+            fmt::format("listening on {}{}{}{}\n", color ? "\x1b[1m" : "", endpoint_string(o.bound),
+                        color ? "\x1b[0m" : "",
+                        wildcard6 ? (o.v6only ? " (IPV6_V6ONLY on)" : " (IPV6_V6ONLY off)") : "");
     }
+    return out;
+}
+
+/// The sockets on stdout in the chosen format, flushed at once so that a
+/// script can read the port that port 0 picked; then, on stderr, how long
+/// the listeners run.
+void announce(const std::vector<ListeningSocket>& sockets, const ListenRequest& request,
+              const Output& output) {
+    const bool quiet = output.verbosity < 0;
+    const std::string lines = output.format == Format::json ? render_json_listening(sockets)
+                              : output.format == Format::markdown
+                                  ? render_markdown_listening(sockets)
+                                  : listening_text(sockets, text_style(output.color).color);
+    std::fputs(lines.c_str(), stdout);
     // A script reads the ports from these lines: when they cannot be
     // written, nobody can use the listeners; stop, and exit 5 (main).
     if (!flush_stdout_checked())
@@ -53,6 +66,8 @@ void announce(const std::vector<ListeningSocket>& sockets, const ListenRequest& 
 
 /// The request from what was typed, or the one-line usage error.
 Result<ListenRequest> listen_request(const ListenArgs& args) {
+    if (auto common = validate_common(args.common); !common)
+        return common.error();
     ListenRequest request;
     if (!args.duration.empty()) {
         auto d = parse_duration(args.duration);
@@ -76,25 +91,37 @@ int run(const ListenArgs& args) {
     auto request = listen_request(args);
     if (!request)
         return usage_failure(request.error().message);
-    const bool quiet = args.quiet;
+    const Output output = validate_common(args.common)->output();
+    const bool quiet = output.verbosity < 0;
     request->on_listening = [&](const std::vector<ListeningSocket>& sockets) {
-        announce(sockets, *request, quiet);
+        announce(sockets, *request, output);
     };
-    if (!quiet)
+    // JSON readers get every event on stdout, one line each; text and
+    // Markdown keep the accepted connections on stderr (not with -q).
+    if (output.format == Format::json)
         request->on_accept = [](const Address& peer, const Address& on) {
-            std::fputs(fmt::format("accepted {} on {}\n", endpoint_string(peer),
-                                   endpoint_string(on))
-                           .c_str(),
-                       stderr);
+            std::fputs(render_json_accepted(peer, on).c_str(), stdout);
+            std::fflush(stdout);
+        };
+    else if (!quiet)
+        request->on_accept = [](const Address& peer, const Address& on) {
+            std::fputs(
+                fmt::format("accepted {} on {}\n", endpoint_string(peer), endpoint_string(on))
+                    .c_str(),
+                stderr);
         };
     // Before the first "listening on" line, the interrupt handler: whoever
     // reads it may stop us.
-    const CommandSetup setup(quiet ? -1 : 0);
+    const CommandSetup setup(output.verbosity);
     if (auto code = setup.failed())
         return *code;
     const auto result = run_listen(*request);
     if (!result)
         return run_failure(result.error());
+    if (output.format == Format::json)
+        return write_stdout(render_json_stopped(result->accepted), exit_code::healthy);
+    if (output.format == Format::markdown)
+        return write_stdout(render_markdown_stopped(result->accepted), exit_code::healthy);
     if (!quiet)
         std::fputs(
             fmt::format("loopcheck: stopped after {} connection(s)\n", result->accepted).c_str(),
@@ -108,11 +135,16 @@ std::function<int()> declare(CLI::App& sub) {
                    "127.0.0.1:PORT, [::1]:PORT, localhost:PORT (every address the name "
                    "resolves to) or dual:PORT ([::], IPV6_V6ONLY off); port 0 picks one")
         ->required();
-    sub.add_option("--for", args->duration,
-                   "stop after this long: 30s, 5m (default: until Ctrl-C)");
+    sub.add_option("--for", args->duration, "stop after this long: 30s, 5m (default: until Ctrl-C)")
+        ->type_name("DURATION");
     sub.add_flag("--allow-any", args->allow_any,
                  "allow addresses other than loopback (and dual:, which binds [::])");
-    sub.add_flag("-q,--quiet", args->quiet, "do not log accepted connections");
+    add_common_options(sub, args->common,
+                       {.command = "listen",
+                        .no_timeout = "listen connects to nothing; --for limits how long it runs",
+                        .no_threshold = "listen connects to nothing, so nothing is judged slow",
+                        .no_family = "each SPEC names its addresses: 127.0.0.1:PORT, "
+                                     "[::1]:PORT"});
     return [args] { return run(*args); };
 }
 
@@ -125,7 +157,9 @@ Ctrl-C, SIGTERM or --for. Loopback addresses only unless --allow-any.
 
 Output: stdout gets one "listening on ADDRESS" line per socket, at once (so a
 script can read the port 0 picked); stderr gets one "accepted PEER on
-ADDRESS" line per connection (not with -q).
+ADDRESS" line per connection (not with -q). --json: one JSON object per line
+on stdout for each event (listening, accepted, stopped; docs/usage.md);
+--markdown: a table of the listening sockets.
 
 Exit codes:
   0  ended by --for, Ctrl-C or SIGTERM

@@ -50,11 +50,12 @@ int run(const ScanArgs& args) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<ScanArgs>();
-    sub.add_option("path", args->paths, "files or folders to scan (default: .)")
-        ->type_name("PATH");
-    CommonSet which;
-    which.threshold = false; // nothing here is judged by a time threshold
-    add_common_options(sub, args->common, which);
+    sub.add_option("path", args->paths, "files or folders to scan (default: .)")->type_name("PATH");
+    add_common_options(
+        sub, args->common,
+        {.command = "scan",
+         .no_threshold = "scan judges code by the addresses a client tries, not by a time",
+         .no_family = "scan probes every address each hit's name resolves to"});
     sub.add_flag(
         "--no-probe", args->no_probe,
         "static scan only: connect to nothing, infer servers from the tree and usual ports");

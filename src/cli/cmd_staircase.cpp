@@ -5,6 +5,7 @@
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
 #include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
 #include "loopcheck/run/staircase.hpp"
 
@@ -58,7 +59,7 @@ int run(const StaircaseArgs& o) {
     return write_report(common->format,
                         {[&] { return render_text(*report, bar_style(o.ascii)); },
                          [&] { return render_json(*report); },
-                         {}},
+                         [&] { return render_markdown(*report); }},
                         report->exit_code);
 }
 
@@ -70,7 +71,9 @@ std::function<int()> declare(CLI::App& sub) {
     sub.add_flag("--ascii", o->ascii,
                  "draw the bars with '#' (default: Unicode blocks in a UTF-8 locale)");
     add_common_options(sub, o->common,
-                       {.threshold = false, .format = false, .color = false, .quiet = false});
+                       {.command = "staircase",
+                        .no_threshold = "the staircase measures refusals, it does not judge them",
+                        .no_family = "name one address instead: [::1]:PORT or 127.0.0.1:PORT"});
     return [o] { return run(*o); };
 }
 

@@ -9,15 +9,19 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <fmt/format.h>
+#include <string_view>
 
 namespace loopcheck {
 
 namespace {
+
+/// The subcommand whose --help a usage error points to; empty: the check.
+std::string g_usage_command;
 
 /// Set once the lost-output line was printed, so that it is printed once.
 bool g_output_failure_said = false;
@@ -31,36 +35,73 @@ std::string one_line(std::string s) {
 
 } // namespace
 
+namespace {
+
+/// Declares `names` (a value option when `value` names its type, else a
+/// flag) as an option this command accepts only to say why it does not
+/// apply: typing it records the reason, and validate_common fails on it.
+void add_rejected(CLI::App& app, const std::string& names, const char* value, CommonArgs& args,
+                  std::string_view command, std::string_view reason) {
+    const std::string shown = names.substr(names.rfind(',') + 1);
+    auto record = [&args, shown, command = std::string(command), reason = std::string(reason)] {
+        if (args.rejected.empty())
+            args.rejected =
+                fmt::format("{} does not apply to loopcheck {}: {}", shown, command, reason);
+    };
+    const std::string help = fmt::format("(does not apply here: {})", reason);
+    if (value != nullptr)
+        app.add_option_function<std::string>(
+               names, [record](const std::string&) { record(); },
+               help)
+            ->type_name(value)
+            ->group(""); // hidden from --help: it only explains itself
+    else
+        app.add_flag_function(
+               names, [record](std::int64_t) { record(); }, help)
+            ->group("");
+}
+
+} // namespace
+
 void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which) {
-    if (which.timeout)
+    if (which.no_timeout.empty())
         app.add_option("-t,--timeout", args.timeout,
                        "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)")
             ->type_name("DURATION");
-    if (which.threshold)
+    else
+        add_rejected(app, "-t,--timeout", "DURATION", args, which.command, which.no_timeout);
+    if (which.no_threshold.empty())
         app.add_option("--threshold", args.threshold,
                        "a connect, refusal or fallback slower than this is slow (default 100ms)")
             ->type_name("DURATION");
-    if (which.format) {
-        app.add_option("--format", args.format, "text, json or markdown (default text)")
-            ->check(CLI::IsMember({"text", "json", "markdown"}))
-            ->type_name("FORMAT");
-        app.add_flag("--json", args.json, "same as --format json");
-        app.add_flag("--markdown", args.markdown, "same as --format markdown");
-    } else {
-        app.add_flag("--json", args.json, "JSON on stdout instead of text");
+    else
+        add_rejected(app, "--threshold", "DURATION", args, which.command, which.no_threshold);
+    if (!which.no_family.empty()) {
+        add_rejected(app, "-4,--ipv4", nullptr, args, which.command, which.no_family);
+        add_rejected(app, "-6,--ipv6", nullptr, args, which.command, which.no_family);
     }
-    if (which.color)
-        app.add_option("--color", args.color,
-                       "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
-            ->check(CLI::IsMember({"auto", "always", "never"}))
-            ->type_name("WHEN");
+    // --format and --color are checked by validate_common, in loopcheck's
+    // words (a CLI11 check would print its own).
+    app.add_option("--format", args.format, "text, json or markdown (default text)")
+        ->type_name("FORMAT");
+    app.add_flag("--json", args.json, "same as --format json");
+    app.add_flag("--markdown", args.markdown, "same as --format markdown");
+    app.add_option("--color", args.color, "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
+        ->type_name("WHEN");
     app.add_flag("-v,--verbose", args.verbose, "log each step on stderr; -vv every socket call");
-    if (which.quiet)
-        app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
+    app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
 }
 
 Result<CommonOptions> validate_common(const CommonArgs& args) {
     CommonOptions out;
+    if (!args.rejected.empty())
+        return usage_error(args.rejected);
+    if (args.format != "text" && args.format != "json" && args.format != "markdown")
+        return usage_error(
+            fmt::format("--format must be text, json or markdown, not '{}'", args.format));
+    if (args.color != "auto" && args.color != "always" && args.color != "never")
+        return usage_error(
+            fmt::format("--color must be auto, always or never, not '{}'", args.color));
     auto timeout = parse_duration(args.timeout);
     if (!timeout)
         return usage_error(fmt::format("--timeout: {}", timeout.error().message));
@@ -95,11 +136,26 @@ int report_error(int code, const std::string& message) {
     return code;
 }
 
+void set_usage_command(std::string_view command) {
+    g_usage_command = command;
+}
+
+std::string usage_pointer() {
+    return g_usage_command.empty() ? "see loopcheck --help"
+                                   : fmt::format("see loopcheck {} --help", g_usage_command);
+}
+
 int usage_failure(const std::string& message) {
-    return report_error(exit_code::usage, message);
+    // Messages that already point somewhere (the did-you-mean lines) keep
+    // their own pointer.
+    if (message.find("--help") != std::string::npos)
+        return report_error(exit_code::usage, message);
+    return report_error(exit_code::usage, fmt::format("{}; {}", message, usage_pointer()));
 }
 
 int run_failure(const Error& error) {
+    if (error.kind == ErrorKind::usage)
+        return usage_failure(error.message);
     const int code = error.kind == ErrorKind::usage     ? exit_code::usage
                      : error.kind == ErrorKind::resolve ? exit_code::unresolved
                                                         : exit_code::internal;

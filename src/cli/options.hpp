@@ -45,15 +45,22 @@ struct CommonArgs {
     std::string color = "auto";
     bool json = false, markdown = false, quiet = false;
     int verbose = 0;
+    /// Set during the parse when a shared option that does not apply to
+    /// this command was typed: its one-line reason (validate_common fails).
+    std::string rejected{};
 };
 
-/// Which of the shared options a command offers.
+/// Every command accepts every shared option, before or after its name
+/// (cli/usage.cpp moves them after it): --format/--json/--markdown,
+/// --color, -v and -q apply everywhere. The others apply unless a reason
+/// is given here; then typing one is a usage error with that reason,
+/// never silently ignored.
 struct CommonSet {
-    bool timeout = true;
-    bool threshold = true;
-    bool format = true; ///< --format, --json, --markdown (false: --json only)
-    bool color = true;
-    bool quiet = true;
+    std::string_view command{};      ///< "audit"; empty for the check
+    std::string_view no_timeout{};   ///< why -t/--timeout does not apply
+    std::string_view no_threshold{}; ///< why --threshold does not apply
+    /// Why -4/-6 do not apply; empty: the command declares them itself.
+    std::string_view no_family{};
 };
 
 /// The shared options, validated.
@@ -77,11 +84,19 @@ void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which 
 /// -v exclusive.
 Result<CommonOptions> validate_common(const CommonArgs& args);
 
+/// Usage errors name the command whose --help to read ("see loopcheck
+/// audit --help"); the parse sets it once it knows the subcommand.
+void set_usage_command(std::string_view command);
+
+/// The pointer every usage error ends with: "see loopcheck --help" or
+/// "see loopcheck COMMAND --help".
+std::string usage_pointer();
+
 /// The one error printer: "loopcheck: error: <message>" on one line of
 /// stderr (newlines folded); returns `code`.
 int report_error(int code, const std::string& message);
 
-/// report_error(exit_code::usage, message).
+/// report_error(exit_code::usage, message + "; " + usage_pointer()).
 int usage_failure(const std::string& message);
 
 /// The exit code for an Error from a run (usage 2, resolve 4, else 5),

@@ -247,6 +247,11 @@ Result<Target> Parser::run() {
         }
         if (rest.empty())
             return fail("empty host");
+    } else {
+        // "localhost:18434/v1", a URL without its scheme (as copied from a
+        // config value or a log line): the path, query or fragment is kept
+        // in `input`, so a fix rewrites only the host, and is ignored here.
+        rest = rest.substr(0, rest.find_first_of("/?#"));
     }
     if (auto err = parse_host_port(rest, offset, t))
         return *err;

@@ -54,4 +54,9 @@ TEST_CASE("bad shared options are one-line usage errors", "[options]") {
     CHECK(error_of({.json = true, .markdown = true}) == "choose one output format");
     CHECK(error_of({.format = "markdown", .json = true}) == "choose one output format");
     CHECK(error_of({.quiet = true, .verbose = 1}) == "-q and -v exclude each other");
+    CHECK(error_of({.format = "xml"}) == "--format must be text, json or markdown, not 'xml'");
+    CHECK(error_of({.color = "yes"}) == "--color must be auto, always or never, not 'yes'");
+    // An option that does not apply to the command fails with its reason.
+    CHECK(error_of({.rejected = "--threshold does not apply to loopcheck wait: why"}) ==
+          "--threshold does not apply to loopcheck wait: why");
 }

@@ -126,6 +126,22 @@ TEST_CASE("a name of exactly 253 bytes is accepted", "[target]") {
     CHECK(ok(name + ":80").host.size() == 253);
 }
 
+TEST_CASE("HOST:PORT/path is a URL without its scheme: port and path kept", "[target]") {
+    auto t = ok("localhost:18434/v1");
+    CHECK(t.scheme.empty());
+    CHECK(t.host == "localhost");
+    CHECK(t.port == 18434);
+    CHECK(t.input == "localhost:18434/v1");
+    CHECK(ok("127.0.0.1:8000?x=1").port == 8000);
+    CHECK(ok("[::1]:3000#top").host == "::1");
+    CHECK(ok("[::1]:3000/a/b").literal.has_value());
+    // The port is still required, and still a number.
+    CHECK(contains(bad("localhost/v1"), "no port"));
+    CHECK(contains(bad("localhost:80x/v1"), "not a number"));
+    const auto v4 = make_ipv4(127, 0, 0, 1, 18434);
+    CHECK(rewrite_host(ok("localhost:18434/v1"), v4) == "127.0.0.1:18434/v1");
+}
+
 TEST_CASE("rewrite_host keeps the rest of the input", "[target]") {
     const auto v4 = make_ipv4(127, 0, 0, 1, 11434);
     const auto v6 = ipv6_loopback(11434);

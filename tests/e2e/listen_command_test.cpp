@@ -88,7 +88,7 @@ TEST_CASE("listen: loopback only unless --allow-any", "[listen]") {
 }
 
 TEST_CASE("listen: bad input is one line and exit 2", "[listen][cli]") {
-    expect_usage_error({"listen"}, "spec");
+    expect_usage_error({"listen"}, "needs at least one SPEC");
     expect_usage_error({"listen", "8000"}, "expected HOST:PORT");
     expect_usage_error({"listen", "[::1:80"}, "unbalanced");
     expect_usage_error({"listen", "127.0.0.1:70000"}, "out of range");

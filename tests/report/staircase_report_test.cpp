@@ -2,6 +2,7 @@
 // concluded staircase.
 #include "loopcheck/core/syn_policy.hpp"
 #include "loopcheck/report/json.hpp"
+#include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/text/bars.hpp"
 #include "support/catch.hpp"
@@ -35,6 +36,16 @@ TEST_CASE("text and JSON show every limit, the fit and the conclusion", "[stairc
     CHECK(contains(json, "\"shape\": \"flat\""));
     CHECK(contains(json, "\"limit\": 5"));
     CHECK(contains(json, "\"step_ms\": 0.000"));
+
+    // Markdown: a plain table per address, its conclusion, the OS and version.
+    const auto md = render_markdown(r);
+    CHECK(contains(md, "## loopcheck staircase"));
+    CHECK(contains(md, "### `127.0.0.1:9` (a closed port loopcheck reserved): flat"));
+    CHECK(contains(md, "| Limit | Outcome | Median | Min | Max |\n|---|---|---|---|---|\n"));
+    CHECK(contains(md, "| 0 | refused | 0.050 ms | 0.050 ms | 0.050 ms |"));
+    CHECK(contains(md, "| 5 | refused |"));
+    CHECK(contains(md, "refusals are not retried here"));
+    CHECK(contains(md, "System: Linux 6\\.1; loopcheck 0\\.1.0"));
 }
 
 TEST_CASE("Windows before 1709: the staircase walks 1..5 and says why", "[staircase]") {

@@ -34,4 +34,11 @@ Result<ListenSpec> parse_listen_spec(std::string_view text);
 /// when it may.
 std::string listen_refusal(const ListenSpec& spec, const Address& a);
 
+/// One socket `loopcheck listen` opened (the run opens it; the report
+/// layer prints it).
+struct ListeningSocket {
+    Address bound;
+    bool v6only = true;
+};
+
 } // namespace loopcheck

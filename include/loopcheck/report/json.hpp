@@ -3,10 +3,12 @@
 // (docs/report.schema.json), "loopcheck-audit/1" (each port's "localhost"
 // object is a "targets" entry of the check's), "loopcheck-staircase/1"
 // (durations in milliseconds), "loopcheck-wait/2" (docs/wait.schema.json),
-// "loopcheck-scan/1" (docs/scan.schema.json).
+// "loopcheck-scan/1" (docs/scan.schema.json); `loopcheck listen`'s events as
+// JSON Lines (docs/usage.md).
 #pragma once
 
 #include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/listen_spec.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
@@ -22,5 +24,13 @@ std::string render_json(const StaircaseReport& report);
 std::string render_json(const WaitReport& report);
 /// "schema": "loopcheck-scan/1" (docs/scan.schema.json): every hit.
 std::string render_json(const ScanResult& result);
+
+/// `loopcheck listen --json`: one object on one line per event, so a script
+/// reads each as it comes. {"event":"listening","address":...,"port":...,
+/// "family":...,"v6only":...} per socket; {"event":"accepted","peer":...,
+/// "on":...} per connection; {"event":"stopped","accepted":N} at the end.
+std::string render_json_listening(const std::vector<ListeningSocket>& sockets);
+std::string render_json_accepted(const Address& peer, const Address& on);
+std::string render_json_stopped(std::size_t accepted);
 
 } // namespace loopcheck

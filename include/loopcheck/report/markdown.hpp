@@ -3,8 +3,10 @@
 #pragma once
 
 #include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/listen_spec.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan.hpp"
+#include "loopcheck/core/staircase.hpp"
 #include "loopcheck/core/wait.hpp"
 
 #include <string>
@@ -15,5 +17,13 @@ std::string render_markdown(const Report& report);
 std::string render_markdown(const AuditReport& report);
 std::string render_markdown(const WaitReport& report);
 std::string render_markdown(const ScanResult& result);
+/// A plain table per address: limit -> outcome, median, min, max; then the
+/// OS and loopcheck's version.
+std::string render_markdown(const StaircaseReport& report);
+
+/// `loopcheck listen --markdown`: the listening sockets as a table (written
+/// at once), and the closing line; accepted connections stay on stderr.
+std::string render_markdown_listening(const std::vector<ListeningSocket>& sockets);
+std::string render_markdown_stopped(std::size_t accepted);
 
 } // namespace loopcheck

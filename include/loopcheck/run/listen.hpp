@@ -12,12 +12,6 @@
 
 namespace loopcheck {
 
-/// One socket that listens.
-struct ListeningSocket {
-    Address bound;
-    bool v6only = true;
-};
-
 struct ListenRequest {
     std::vector<ListenSpec> specs;
     std::optional<Micros> duration; ///< --for; none: until Ctrl-C or SIGTERM

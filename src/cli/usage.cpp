@@ -1,0 +1,207 @@
+// The command line's words before and after CLI11: shared options moved
+// after the subcommand, `help`, did-you-mean, CLI11's errors reworded.
+#include "cli/usage.hpp"
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstddef>
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+/// The main command's options that take a value as the next word (CLI11
+/// also reads --name=value and -tVALUE, which take none).
+constexpr std::array<std::string_view, 11> value_options = {
+    "-t",      "--timeout", "--threshold",   "--format",     "--color",  "-n",
+    "--count", "--expect",  "--syn-retries", "--max-probes", "--emulate"};
+
+/// True when `word` is an option whose value is the next word.
+bool takes_next_word(std::string_view word) {
+    if (word.starts_with("--"))
+        return std::find(value_options.begin(), value_options.end(), word) != value_options.end();
+    // A bundle of short flags ends with the one that takes the value: -vt 1s.
+    return word.size() >= 2 && word[0] == '-' && (word.back() == 't' || word.back() == 'n') &&
+           word.find_first_not_of("vq46tn", 1) == std::string_view::npos &&
+           word.find_first_of("tn", 1) == word.size() - 1;
+}
+
+bool is_subcommand(std::string_view word) {
+    const auto table = subcommands();
+    return std::any_of(table.begin(), table.end(),
+                       [&](const CommandEntry* c) { return c->name == word; });
+}
+
+/// Edits from one word to the other: insert, delete, replace, or swap two
+/// neighbours ("wiat" is one swap from "wait"; optimal string alignment).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                                d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0U : 1U)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+/// Every name the command answers to: --long and -s.
+std::vector<std::string> option_names(const CLI::App& app) {
+    std::vector<std::string> out;
+    for (const CLI::Option* o : app.get_options()) {
+        for (const auto& l : o->get_lnames())
+            out.push_back("--" + l);
+        for (const auto& s : o->get_snames())
+            out.push_back("-" + s);
+    }
+    return out;
+}
+
+std::string command_words(const CLI::App& app) {
+    return app.get_parent() != nullptr ? fmt::format("loopcheck {}", app.get_name())
+                                       : std::string("loopcheck");
+}
+
+/// "--count = abc" -> ("--count", "abc"), from "Could not convert: ...".
+std::string conversion_message(std::string_view what) {
+    constexpr std::string_view prefix = "Could not convert: ";
+    if (what.starts_with(prefix)) {
+        what.remove_prefix(prefix.size());
+        const auto eq = what.find(" = ");
+        if (eq != std::string_view::npos)
+            return fmt::format("{} takes a whole number, not '{}'", what.substr(0, eq),
+                               what.substr(eq + 3));
+    }
+    return fmt::format("a value is not understood: {}", what);
+}
+
+} // namespace
+
+std::optional<std::size_t> subcommand_index(const std::vector<std::string>& words) {
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string_view w = words[i];
+        if (w == "--")
+            return std::nullopt;
+        if (w.size() > 1 && w[0] == '-') {
+            if (takes_next_word(w))
+                ++i;
+            continue;
+        }
+        if (is_subcommand(w) || w == "help")
+            return i;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> hoist_global_options(std::vector<std::string> words) {
+    const auto at = subcommand_index(words);
+    if (!at)
+        return words;
+    std::vector<std::string> out;
+    if (words[*at] == "help") {
+        // `loopcheck help [COMMAND]`: that command's --help.
+        if (*at + 1 < words.size() && is_subcommand(words[*at + 1]))
+            out.push_back(words[*at + 1]);
+        out.emplace_back("--help");
+        return out;
+    }
+    // --help and --version stay the main command's: `loopcheck --help audit`
+    // is the main help, as before.
+    std::vector<std::string> moved;
+    for (std::size_t i = 0; i < *at; ++i) {
+        const std::string& w = words[i];
+        const bool main_only = w == "-h" || w == "--help" || w == "-V" || w == "--version";
+        (main_only ? out : moved).push_back(w);
+    }
+    out.push_back(words[*at]);
+    out.insert(out.end(), moved.begin(), moved.end());
+    out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(*at) + 1, words.end());
+    return out;
+}
+
+std::optional<std::string> closest_word(std::string_view typed,
+                                        const std::vector<std::string>& choices) {
+    std::optional<std::string> best;
+    std::size_t best_distance = 3; // more than 2 edits is another word
+    for (const auto& c : choices) {
+        const std::size_t d = edit_distance(typed, c);
+        if (d < best_distance && d * 2 < std::max(typed.size(), c.size())) {
+            best_distance = d;
+            best = c;
+        }
+    }
+    // A prefix names the option it begins: --time for --timeout.
+    if (!best && typed.size() >= 4)
+        for (const auto& c : choices)
+            if (c.starts_with(typed))
+                return c;
+    return best;
+}
+
+std::optional<std::string> unknown_command(std::string_view word) {
+    if (word.empty() || word.find_first_of(":./[@") != std::string_view::npos ||
+        word.find_first_not_of("0123456789") == std::string_view::npos)
+        return std::nullopt;
+    std::vector<std::string> names;
+    for (const CommandEntry* c : subcommands())
+        names.emplace_back(c->name);
+    const auto near = closest_word(word, names);
+    if (!near)
+        return std::nullopt;
+    return fmt::format("unknown command '{}'; did you mean '{}'? see loopcheck --help", word,
+                       *near);
+}
+
+std::string usage_message(const CLI::ParseError& error, const CLI::App& app) {
+    const std::string what = error.what();
+    const std::string see = fmt::format("see {} --help", command_words(app));
+    if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+        // "The following argument(s) was/were not expected: A B"
+        const auto colon = what.find(": ");
+        std::string extra = colon == std::string::npos ? what : what.substr(colon + 2);
+        extra = extra.substr(0, extra.find(' '));
+        if (extra.size() > 1 && extra[0] == '-') {
+            const std::string name = extra.substr(0, extra.find('='));
+            if (const auto near = closest_word(name, option_names(app)))
+                return fmt::format("unknown option '{}'; did you mean '{}'? {}", name, *near, see);
+            return fmt::format("unknown option '{}'; {}", name, see);
+        }
+        return fmt::format("unexpected word '{}' ({} takes no more); {}", extra, command_words(app),
+                           see);
+    }
+    if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr)
+        return fmt::format("{}; {}", conversion_message(what), see);
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+        // "--timeout: 1 required DURATION missing", "Expected exactly 1 ..."
+        const auto colon = what.find(':');
+        if (colon != std::string::npos && what.starts_with("-"))
+            return fmt::format("{} needs a value; {}", what.substr(0, colon), see);
+        return fmt::format("an option is missing its value; {}", see);
+    }
+    if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
+        // "target is required": the positional's name, as --help shows it.
+        std::string name = what.substr(0, what.find(' '));
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        return fmt::format("{} needs at least one {}; {}", command_words(app), name, see);
+    }
+    if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr) {
+        // "--syn-retries: Value 300 not in range 0 to 253"
+        return fmt::format("{}; {}", what, see);
+    }
+    return fmt::format("{}; {}", what, see);
+}
+
+} // namespace loopcheck

@@ -1,0 +1,43 @@
+// `loopcheck listen` as JSON Lines: one compact object per event, each on
+// its own line, written as it happens (docs/usage.md lists the fields).
+#include "loopcheck/report/json.hpp"
+#include "report/json/writer.hpp"
+
+#include <fmt/format.h>
+
+namespace loopcheck {
+
+namespace {
+
+/// A JSON string with its quotes, escaped as the writer escapes.
+std::string quoted(std::string_view text) {
+    return JsonWriter::escape(text);
+}
+
+} // namespace
+
+std::string render_json_listening(const std::vector<ListeningSocket>& sockets) {
+    std::string out;
+    for (const auto& s : sockets) {
+        // v6only only means something on an IPv6 wildcard socket ([::]).
+        const bool wildcard6 = s.bound.family == Family::ipv6 && is_unspecified(s.bound);
+        out += fmt::format(
+            "{{\"event\":\"listening\",\"address\":{},\"ip\":{},\"port\":{},\"family\":{},"
+            "\"v6only\":{}}}\n",
+            quoted(endpoint_string(s.bound)), quoted(ip_string(s.bound)), s.bound.port,
+            quoted(family_name(s.bound.family)),
+            wildcard6 ? (s.v6only ? "true" : "false") : "null");
+    }
+    return out;
+}
+
+std::string render_json_accepted(const Address& peer, const Address& on) {
+    return fmt::format("{{\"event\":\"accepted\",\"peer\":{},\"on\":{}}}\n",
+                       quoted(endpoint_string(peer)), quoted(endpoint_string(on)));
+}
+
+std::string render_json_stopped(std::size_t accepted) {
+    return fmt::format("{{\"event\":\"stopped\",\"accepted\":{}}}\n", accepted);
+}
+
+} // namespace loopcheck
