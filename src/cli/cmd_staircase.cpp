@@ -46,7 +46,7 @@ int run(const StaircaseArgs& o) {
     if (!report)
         return run_failure(report.error());
     return write_report(common->format,
-                        {[&] { return render_text(*report); },
+                        {[&] { return render_text(*report, text_style(ColorMode::never)); },
                          [&] { return render_json(*report); },
                          {}},
                         report->exit_code);

@@ -3,10 +3,10 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
+#include "loopcheck/core/target.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
-#include "loopcheck/core/target.hpp"
 #include "loopcheck/run/wait.hpp"
 
 #include <CLI/CLI.hpp>
@@ -90,8 +90,8 @@ int run(const WaitArgs& a) {
     const WaitReport r = run_wait(*request, live.function());
     live.clear();
     return write_report(common->format,
-                        {[&] { return render_text(r); }, [&] { return render_json(r); },
-                         [&] { return render_markdown(r); }},
+                        {[&] { return render_text(r, text_style(ColorMode::never)); },
+                         [&] { return render_json(r); }, [&] { return render_markdown(r); }},
                         r.exit_code);
 }
 
@@ -103,15 +103,15 @@ std::function<int()> declare(CLI::App& sub) {
     sub.add_option("--for", args->limit, "how long to wait in all (default 30s)")
         ->type_name("DURATION");
     sub.add_option("--interval", args->interval,
-                    "pause between two polls of one address (default 25ms, from 1ms to 60s)")
+                   "pause between two polls of one address (default 25ms, from 1ms to 60s)")
         ->type_name("DURATION");
     sub.add_flag("--all-addresses", args->all_addresses,
-                  "wait until every address of each target has accepted");
+                 "wait until every address of each target has accepted");
     sub.add_flag("--strict", args->strict,
-                  "exit 1 when an address before the accepting one in resolver order does not "
-                  "accept (in-order clients pay for it)");
+                 "exit 1 when an address before the accepting one in resolver order does not "
+                 "accept (in-order clients pay for it)");
     sub.add_flag("--down", args->down,
-                  "wait until every address of each target refuses (the port is free)");
+                 "wait until every address of each target refuses (the port is free)");
     add_common_options(
         sub, args->common,
         {.timeout = false, .threshold = false, .format = true, .color = false, .quiet = true});

@@ -29,6 +29,8 @@ void conclude(Report& report, const CheckRequest& opt, std::size_t expect_refuse
         conclude_target(tr,
                         {opt.threshold, opt.timeout, report.system.os,
                          opt.expect_refused || i >= expect_refused_from, report.listen_overflows});
+        if (!opt.keep_client_rows)
+            std::vector<ClientImpact>().swap(tr.diagnosis.clients);
     }
 }
 

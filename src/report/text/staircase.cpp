@@ -1,11 +1,10 @@
 // `loopcheck staircase` as text: one table per address, the fitted step
 // and the conclusion.
-#include "loopcheck/report/text.hpp"
-
 #include "loopcheck/core/text.hpp"
+#include "loopcheck/report/text.hpp"
+#include "report/text/table.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -27,35 +26,21 @@ std::string outcome_cell(const StairStep& s) {
     return out;
 }
 
-void step_table(std::string& out, const StaircaseAddress& a) {
-    using Row = std::array<std::string, 7>;
-    std::vector<Row> rows;
-    rows.push_back({"limit", "outcome", "median", "min", "max", "SYN rtx", "option"});
+void step_table(std::string& out, const StaircaseAddress& a, std::size_t width) {
+    text::Table table;
+    table.header = {"limit", "outcome", "median", "min", "max", "SYN rtx", "option"};
     for (const auto& s : a.steps) {
         const bool measured = s.latency.count > 0;
-        rows.push_back({std::to_string(s.limit), outcome_cell(s),
-                        measured ? format_duration(s.latency.median) : "-",
-                        measured ? format_duration(s.latency.min) : "-",
-                        measured ? format_duration(s.latency.max) : "-",
-                        s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
-                        option_cell(s)});
+        table.rows.push_back(
+            {std::to_string(s.limit), outcome_cell(s),
+             measured ? format_duration(s.latency.median) : "-",
+             measured ? format_duration(s.latency.min) : "-",
+             measured ? format_duration(s.latency.max) : "-",
+             s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
+             option_cell(s)});
     }
-    // Widths in characters, not bytes: an option's error text may be UTF-8
-    // (a localised Winsock message).
-    std::array<std::size_t, 7> widths{};
-    for (const auto& r : rows)
-        for (std::size_t c = 0; c < r.size(); ++c)
-            widths[c] = std::max(widths[c], columns(r[c]));
-    for (const auto& r : rows) {
-        std::string line = " ";
-        for (std::size_t c = 0; c < r.size(); ++c) {
-            line += ' ';
-            append_padded(line, r[c], widths[c] + 1);
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
+    for (const auto& line : text::table_lines(table, width))
         out += line + "\n";
-    }
 }
 
 /// "+500 ms", "-0.002 ms": a fitted value, which may come out negative.
@@ -65,46 +50,55 @@ std::string fitted_ms(double ms, bool plus) {
                        format_duration(Micros{us < 0 ? -us : us}));
 }
 
-/// `text` wrapped at 100 columns, every line indented by two spaces.
-std::string wrapped(std::string_view text) {
+/// `text` wrapped at the width, every line indented by two spaces.
+std::string wrapped(std::string_view text, std::size_t width) {
     std::string out;
-    wrap_into(out, "  ", text, 2, 100);
+    wrap_into(out, "  ", text, 2, width);
     return out;
 }
 
 } // namespace
 
-std::string render_text(const StaircaseReport& r) {
+std::string render_text(const StaircaseReport& r, const TextStyle& style) {
+    const auto width = static_cast<std::size_t>(std::max(40, style.width));
     // The walk starts at 1 where limit 0 cannot be asked for (Windows before 1709).
     const bool from_one = !r.addresses.empty() && !r.addresses.front().steps.empty() &&
                           r.addresses.front().steps.front().limit == 1;
-    std::string out =
-        fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) per limit\n",
-                    syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit, r.count);
+    std::string out;
+    wrap_into(out, "",
+              fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) per "
+                          "limit",
+                          syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit,
+                          r.count),
+              2, width);
     if (r.incomplete)
         out += "INCOMPLETE: interrupted before every probe finished\n";
     for (const auto& note : r.notes)
-        out += fmt::format("Note: {}\n", note);
+        wrap_into(out, "", fmt::format("Note: {}", note), 2, width);
     for (const auto& a : r.addresses) {
         out += fmt::format("\n{}{}  [{}]\n", endpoint_string(a.address),
                            a.reserved ? " (a closed port loopcheck reserved)" : "",
                            staircase_shape_name(a.shape));
-        step_table(out, a);
+        step_table(out, a, width);
         if (a.fit_ms) {
             std::string limits;
             for (int l : a.fitted_limits)
                 limits += fmt::format("{}{}", limits.empty() ? "" : ",", l);
-            out += fmt::format("  Fit: {} per retry, {} at no retry (least squares over limits "
-                               "{})\n",
-                               fitted_ms(a.fit_ms->slope, true),
-                               fitted_ms(a.fit_ms->intercept, false), limits);
+            wrap_into(out, "  ",
+                      fmt::format("Fit: {} per retry, {} at no retry (least squares over limits "
+                                  "{})",
+                                  fitted_ms(a.fit_ms->slope, true),
+                                  fitted_ms(a.fit_ms->intercept, false), limits),
+                      4, width);
         }
-        out += wrapped(a.conclusion);
+        out += wrapped(a.conclusion, width);
     }
-    out += fmt::format("\nSystem: {} {}", r.system.os_name, r.system.os_version);
+    std::string facts = fmt::format("System: {} {}", r.system.os_name, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
-        out += fmt::format("; {}={}", k, v);
-    out += fmt::format("; timeout {}\n", format_duration(r.timeout));
+        facts += fmt::format("; {}={}", k, v);
+    facts += fmt::format("; timeout {}", format_duration(r.timeout));
+    out += "\n";
+    wrap_into(out, "", facts, 2, width);
     return out;
 }
 

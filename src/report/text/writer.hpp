@@ -31,8 +31,13 @@ public:
     /// Appends `text` wrapped at the width, the first line after `first`
     /// and the rest indented by `indent` spaces.
     void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
-        wrap_into(out_, first, text, indent, static_cast<std::size_t>(std::max(40, style_.width)));
+        wrap_into(out_, first, text, indent, width());
     }
+
+    /// The columns a line may take: the style's width, 40 at the least.
+    std::size_t width() const { return static_cast<std::size_t>(std::max(40, style_.width)); }
+
+    bool verbose() const { return style_.verbose; }
 
     void line(std::string_view s = {}) {
         out_ += s;
