@@ -254,6 +254,13 @@ void listener_table_line(Writer& w, const ListenerTableStatus& s) {
         w.wrapped("", fmt::format("Listeners: {}.", s.limits), 2);
 }
 
+bool said_in_verdict(const Finding& f, std::string_view verdict) {
+    std::string_view m = f.message;
+    while (!m.empty() && (m.back() == '.' || m.back() == ' '))
+        m.remove_suffix(1);
+    return m.size() >= 20 && verdict.find(m) != std::string_view::npos;
+}
+
 /// The findings, most severe first; info ones with -v only (one line
 /// says how many were left out).
 void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
@@ -262,6 +269,12 @@ void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
     std::vector<std::pair<const Finding*, std::size_t>> shown; // and its repeats
     for (const auto* f : by_severity(t.diagnosis.findings)) {
         if (f->severity == Severity::info && !w.verbose()) {
+            ++hidden;
+            continue;
+        }
+        // Each fact once: a finding the verdict already says in full (an
+        // unresolved name's message) is left to -v.
+        if (!w.verbose() && said_in_verdict(*f, t.diagnosis.verdict)) {
             ++hidden;
             continue;
         }
@@ -275,7 +288,7 @@ void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
     }
     if (shown.empty())
         return;
-    w.line();
+    w.blank();
     for (const auto& [f, more] : shown) {
         std::string head = "  ";
         append_padded(head, severity_name(f->severity), 8);
@@ -338,7 +351,7 @@ void clients_lines(Writer& w, const TargetReport& t) {
 }
 
 void target_section(Writer& w, const Report& r, const TargetReport& t, std::size_t& hidden) {
-    w.line();
+    w.blank();
     const auto& tg = t.target;
     // One target: the verdict named it.
     if (w.verbose() || r.targets.size() > 1)

@@ -44,6 +44,13 @@ public:
         out_ += '\n';
     }
 
+    /// A blank line, unless the last line already is one (or nothing was
+    /// written): sections that may be empty never leave two.
+    void blank() {
+        if (!out_.empty() && !out_.ends_with("\n\n"))
+            out_ += '\n';
+    }
+
     std::string take() { return std::move(out_); }
 
 private:
