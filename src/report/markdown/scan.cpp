@@ -11,6 +11,9 @@ namespace loopcheck {
 
 std::string render_markdown(const ScanResult& r) {
     std::string out = "## loopcheck scan\n\n" + escape_markdown(scan_summary(r)) + "\n\n";
+    if (!r.loopcheck_version.empty())
+        out += fmt::format("loopcheck {}{}\n\n", escape_markdown(r.loopcheck_version),
+                           r.os.empty() ? "" : " on " + escape_markdown(r.os));
     // Five columns (issue 24): who and the target share one.
     out += "| | where | who, target | on Windows | fix |\n|---|---|---|---|---|\n";
     std::size_t rows = 0;
