@@ -119,6 +119,9 @@ Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line)
     r.quick = a.quick;
     r.syn_retries = a.syn_retries;
     r.max_probes = a.max_probes;
+    // The one-line-per-target text report shows no client rows: none kept.
+    r.keep_client_rows = !(c.output.format == Format::text && c.output.verbosity <= 0 &&
+                           r.targets.size() > text_full_reports_up_to);
     r.command_line = std::move(command_line);
     return c;
 }
@@ -132,11 +135,14 @@ int run_check_command(const CheckCommand& command) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    return write_report(command.output.format,
-                        {[&] { return render_text(*report, text_style(command.output.color)); },
-                         [&] { return render_json(*report); },
-                         [&] { return render_markdown(*report); }},
-                        report->exit_code);
+    return write_report(
+        command.output.format,
+        {[&] {
+             return render_text(*report,
+                                text_style(command.output.color, command.output.verbosity > 0));
+         },
+         [&] { return render_json(*report); }, [&] { return render_markdown(*report); }},
+        report->exit_code);
 }
 
 } // namespace loopcheck

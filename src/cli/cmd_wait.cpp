@@ -90,8 +90,8 @@ int run(const WaitArgs& a) {
     const WaitReport r = run_wait(*request, live.function());
     live.clear();
     return write_report(common->format,
-                        {[&] { return render_text(r); }, [&] { return render_json(r); },
-                         [&] { return render_markdown(r); }},
+                        {[&] { return render_text(r, text_style(ColorMode::never)); },
+                         [&] { return render_json(r); }, [&] { return render_markdown(r); }},
                         r.exit_code);
 }
 

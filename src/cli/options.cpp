@@ -88,7 +88,9 @@ void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which)
     app.add_flag("--markdown", args.markdown, "same as --format markdown");
     app.add_option("--color", args.color, "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
         ->type_name("WHEN");
-    app.add_flag("-v,--verbose", args.verbose, "log each step on stderr; -vv every socket call");
+    app.add_flag("-v,--verbose", args.verbose,
+                 "the full report (every client row and fix); log each step on stderr, -vv every "
+                 "socket call");
     app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
 }
 
@@ -210,12 +212,27 @@ int finish_output(int code) {
     return code;
 }
 
-TextStyle text_style(ColorMode color) {
+int output_width() {
+    // COLUMNS first (a user's or a test's choice, and the only width a pipe
+    // has), then the terminal's own, then 100 for files, pipes and tickets.
+    if (const char* env = std::getenv("COLUMNS"); env != nullptr && *env != '\0') {
+        char* end = nullptr;
+        const long v = std::strtol(env, &end, 10);
+        if (*end == '\0' && v >= 20 && v <= 1000)
+            return static_cast<int>(v);
+    }
+    if (platform::is_terminal(platform::Stream::out))
+        if (const int width = platform::terminal_width(); width > 0)
+            return width;
+    return 100;
+}
+
+TextStyle text_style(ColorMode color, bool verbose) {
     TextStyle style;
+    style.verbose = verbose;
     style.color = color_wanted(color, platform::is_terminal(platform::Stream::out),
                                std::getenv("NO_COLOR"), std::getenv("TERM"));
-    const int width = platform::terminal_width();
-    style.width = width > 0 ? std::min(width, 120) : 100;
+    style.width = output_width();
     return style;
 }
 

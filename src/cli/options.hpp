@@ -132,9 +132,12 @@ void say_output_failure(int err);
 /// with it, so that every line written along the way is checked too.
 int finish_output(int code);
 
-/// Colour and width for the text report, from --color, NO_COLOR, TERM and
-/// the terminal.
-TextStyle text_style(ColorMode color);
+/// The width every text line fits in: COLUMNS when set (20 to 1000), the
+/// terminal's when stdout is one, else 100.
+int output_width();
+/// The text style: colour as --color, NO_COLOR, TERM and the terminal say; the
+/// width above; everything (every row, every fix) with `verbose` (-v).
+TextStyle text_style(ColorMode color, bool verbose = false);
 
 /// Whether the text report is coloured: always with --color=always; with
 /// auto only on a terminal, and not when NO_COLOR is set (non-empty) or

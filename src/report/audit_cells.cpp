@@ -96,6 +96,51 @@ bool has_details(const AuditPort& p) {
     return !p.findings.empty();
 }
 
+namespace {
+
+/// What a port's paragraph says, as one string to compare.
+std::string details_key(const AuditReport& r, const AuditPort& p) {
+    std::string key;
+    for (const auto& f : p.findings)
+        key += fmt::format("{}\x1f{}\x1f{}\x1e", severity_name(f.severity), f.id, f.message);
+    if (p.exit_code != 0)
+        for (const auto& fix : r.check.targets[p.target].diagnosis.fixes)
+            key += fix + "\x1e";
+    return key;
+}
+
+} // namespace
+
+std::vector<std::vector<std::size_t>> detail_groups(const AuditReport& r) {
+    std::vector<std::vector<std::size_t>> groups;
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < r.ports.size(); ++i) {
+        if (!has_details(r.ports[i]))
+            continue;
+        auto key = details_key(r, r.ports[i]);
+        const auto at = std::find(keys.begin(), keys.end(), key);
+        if (at == keys.end()) {
+            keys.push_back(std::move(key));
+            groups.push_back({i});
+        } else {
+            groups[static_cast<std::size_t>(at - keys.begin())].push_back(i);
+        }
+    }
+    return groups;
+}
+
+std::string ports_heading(const AuditReport& r, const std::vector<std::size_t>& group) {
+    if (group.size() == 1)
+        return fmt::format("Port {}", r.ports[group.front()].port);
+    std::string out = "Ports ";
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == group.size() ? " and " : ", ";
+        out += std::to_string(r.ports[group[i]].port);
+    }
+    return out;
+}
+
 // --- Text. ----------------------------------------------------------------
 
 } // namespace loopcheck

@@ -5,6 +5,7 @@
 #include "loopcheck/core/audit.hpp"
 
 #include <string>
+#include <vector>
 
 namespace loopcheck {
 
@@ -21,5 +22,12 @@ std::string localhost_line(const AuditReport& r);
 std::string footnote(const AuditReport& r);
 /// Whether a port has findings or fixes to list below the table.
 bool has_details(const AuditPort& p);
+
+/// Ports whose details read the same (the same findings, the same fixes):
+/// one paragraph for all of them, in the table's order. Each group holds
+/// indices into AuditReport::ports; ports without details are left out.
+std::vector<std::vector<std::size_t>> detail_groups(const AuditReport& r);
+/// "Port 8000", "Ports 8000, 8080 and 9000".
+std::string ports_heading(const AuditReport& r, const std::vector<std::size_t>& group);
 
 } // namespace loopcheck

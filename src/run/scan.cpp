@@ -10,6 +10,7 @@
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/scan_files.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"
 #include "loopcheck/run/version.hpp"
 #include "run/measure.hpp"
@@ -124,6 +125,8 @@ bool probe_endpoints(std::vector<ScanEndpoint>& endpoints, const ScanRequest& re
 Result<ScanResult> run_scan(const ScanRequest& request, const ProgressFn& progress) {
     ScanResult r;
     r.loopcheck_version = std::string(version());
+    const auto facts = platform::system_facts();
+    r.os = facts.os_name + " " + facts.os_version;
     r.roots = request.roots.empty() ? std::vector<std::string>{"."} : request.roots;
     for (std::string& root : r.roots)
         while (root.size() > 1 && root.back() == '/')

@@ -10,6 +10,7 @@
 #include "run/wait_poll.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <set>
 
 namespace loopcheck {
@@ -69,12 +70,13 @@ WaitReport run_wait(const WaitRequest& request, const LiveLineFn& live) {
     for (const auto& t : request.targets)
         r.targets.push_back({t, {}, {}, {}, {}, {}});
     resolve(r);
+    const SystemFacts facts = platform::system_facts();
+    r.os = fmt::format("{} {}", facts.os_name, facts.os_version);
 
     // A name that does not resolve is not waited for: exit 4 at once.
     const bool unresolved = std::any_of(r.targets.begin(), r.targets.end(),
                                         [](const WaitTarget& t) { return t.resolve_error; });
     if (!unresolved) {
-        const SystemFacts facts = platform::system_facts();
         log::debug("waiting up to {} for {} target(s)", format_duration(r.limit), r.targets.size());
         poll_until_done(r, facts, live);
         if (r.timed_out)

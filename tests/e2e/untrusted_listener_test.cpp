@@ -9,6 +9,7 @@
 #include "support/process.hpp"
 #include "support/untrusted_checks.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #ifdef __linux__
@@ -21,6 +22,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
+
+namespace {
+
+/// COLUMNS=400 for the processes started while it lives (the text reports
+/// fit COLUMNS).
+struct WideColumns {
+    WideColumns() { set("400"); }
+    ~WideColumns() { set(nullptr); }
+    static void set(const char* value) {
+#ifdef _WIN32
+        _putenv_s("COLUMNS", value ? value : "");
+#else
+        if (value)
+            ::setenv("COLUMNS", value, 1);
+        else
+            ::unsetenv("COLUMNS");
+#endif
+    }
+};
+
+} // namespace
 
 using namespace loopcheck;
 using namespace loopcheck::test;
@@ -118,6 +140,9 @@ TEST_CASE("real listeners with hostile names: text, audit and Markdown neutralis
             contains(r.out, "127.0.0.2:" + port + "  " + rlo_text + " (pid " + second.pid() + ")"));
     }
     SECTION("audit") {
+        // Wide enough that the two owners stay on one row of the table
+        // (it fits COLUMNS, and cells wrap inside their column).
+        WideColumns wide;
         const auto r = run_loopcheck({"audit", port});
         INFO(escape_text(r.out + r.err));
         CHECK(r.exit_code < 2);
@@ -178,7 +203,8 @@ TEST_CASE("wait --markdown: listener names and the command line go through the n
           "[untrusted][integration]") {
     // Issue 28: an image, a link and raw HTML as process names (15 bytes
     // each at most), on ::1, while the wait is for a closed 127.0.0.1.
-    for (const std::string name : {"![](//e.vil/x)", "[login](//e.vl)", "</details>", "<img src=x>"}) {
+    for (const std::string name :
+         {"![](//e.vil/x)", "[login](//e.vl)", "</details>", "<img src=x>"}) {
         INFO(name);
         NamedListener hostile(name, ipv6_loopback());
         if (hostile.port() == 0)
@@ -195,7 +221,8 @@ TEST_CASE("wait --markdown: listener names and the command line go through the n
             CHECK_FALSE(contains(*html, "<img"));
             CHECK_FALSE(contains(*html, "<a "));
             CHECK_FALSE(contains(*html, "</details>"));
-            CHECK(contains(*html, "<code>loopcheck wait --for 200ms http://127.0.0.1:" + port + "/a`b``c</code>"));
+            CHECK(contains(*html, "<code>loopcheck wait --for 200ms http://127.0.0.1:" + port +
+                                      "/a`b``c</code>"));
         }
     }
 }

@@ -74,6 +74,7 @@ TEST_CASE("listeners are attached to local targets only", "[listeners][report]")
 TEST_CASE("listeners in text, JSON and Markdown", "[listeners][report]") {
     const auto r = report_with(table());
     const auto text = render_text(r, TextStyle{});
+    INFO(text);
     CHECK(contains(text, "Listening on port 8000:"));
     CHECK(contains(text, "127.0.0.1:8000  python3 (pid 4242)"));
     CHECK(contains(text, "[::1]:8000      a process of uid 0 this user cannot see"));

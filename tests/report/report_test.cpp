@@ -4,10 +4,12 @@
 // then review the diff.
 #include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/selfcheck.hpp"
+#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/text.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
-#include "loopcheck/core/target.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 #include "support/staircase_steps.hpp"
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -440,10 +443,244 @@ StaircaseReport windows_staircase() {
 } // namespace
 
 TEST_CASE("golden: Windows staircase, text at 80 columns with Unicode bars", "[report]") {
-    check_golden("windows_staircase.txt", render_text(windows_staircase(), {false, 80, false}));
+    check_golden("windows_staircase.txt", render_text(windows_staircase(), {.width = 80}));
 }
 
 TEST_CASE("golden: Windows staircase, text with ASCII bars", "[report]") {
     check_golden("windows_staircase_ascii.txt",
-                 render_text(windows_staircase(), {false, 80, true}));
+                 render_text(windows_staircase(), {.width = 80, .ascii = true}));
+}
+
+// --- One screen at 80 columns (issue 24) ------------------------------------
+
+namespace {
+
+Report linux_base(std::string command) {
+    Report r;
+    r.loopcheck_version = "0.1.0";
+    r.command_line = std::move(command);
+    r.system.os = Os::linux_;
+    r.system.os_name = "Linux";
+    r.system.os_version = "6.1.0";
+    r.system.hosts_file = "/etc/hosts";
+    r.system.tcp_settings = {{"net.ipv4.tcp_syn_retries", "6"}};
+    r.threshold = 100ms;
+    r.timeout = 5s;
+    return r;
+}
+
+/// localhost:PORT on Linux with the hosts file's two lines, one sample per
+/// address: ::1 first.
+TargetReport linux_localhost(std::uint16_t port, Sample v6s, Sample v4s) {
+    TargetReport t;
+    t.target = *parse_target(fmt::format("localhost:{}", port));
+    std::vector<HostsLine> lines{{1, "127.0.0.1 localhost", Family::ipv4},
+                                 {2, "::1 localhost ip6-localhost", Family::ipv6}};
+    const std::vector<Address> order{ipv6_loopback(port), make_ipv4(127, 0, 0, 1, port)};
+    t.resolution = Resolution{lines, true, resolution_note(Os::linux_, "localhost", lines, order)};
+    AddressReport v6;
+    v6.address = ipv6_loopback(port);
+    v6.samples = {v6s};
+    AddressReport v4;
+    v4.address = make_ipv4(127, 0, 0, 1, port);
+    v4.samples = {v4s};
+    t.addresses = {v6, v4};
+    return t;
+}
+
+Sample linux_sample(Outcome o, Micros t) {
+    Sample s;
+    s.outcome = o;
+    s.latency = t;
+    s.syn_retransmissions = 0;
+    if (o == Outcome::refused) {
+        s.native_code = 111;
+        s.native_name = "ECONNREFUSED";
+    }
+    return s;
+}
+
+/// A server on both ::1 and 127.0.0.1: both accept at once.
+Report healthy_report() {
+    auto r = linux_base("loopcheck localhost:8080");
+    r.targets.push_back(linux_localhost(8080, linux_sample(Outcome::accepted, 60us),
+                                        linux_sample(Outcome::accepted, 55us)));
+    finish(r);
+    return r;
+}
+
+/// A server on ::1 only (the lab's mirror: gai.conf puts 127.0.0.1 first).
+Report ipv6_only_report() {
+    auto r = linux_base("loopcheck localhost:8000");
+    auto t = linux_localhost(8000, linux_sample(Outcome::accepted, 80us),
+                             linux_sample(Outcome::refused, 20us));
+    std::swap(t.addresses[0], t.addresses[1]); // 127.0.0.1 first, refused
+    r.targets.push_back(t);
+    finish(r);
+    return r;
+}
+
+/// A closed port whose refusals come only after SYN retries (a dropped RST,
+/// the netns lab's 1.02 s): slow and down.
+Report slow_refusal_report() {
+    auto r = linux_base("loopcheck localhost:9");
+    auto v6 = linux_sample(Outcome::refused, 1020ms);
+    v6.syn_retransmissions = 1;
+    auto v4 = v6;
+    v4.latency = 1019ms;
+    r.targets.push_back(linux_localhost(9, v6, v4));
+    finish(r);
+    return r;
+}
+
+/// `loopcheck` with no target on Linux: loopcheck's own 127.0.0.1 listener
+/// behind localhost, its closed IPv4 and IPv6 ports.
+Report self_check_report() {
+    auto r = linux_base("loopcheck");
+    r.targets.push_back(linux_localhost(40001, linux_sample(Outcome::refused, 30us),
+                                        linux_sample(Outcome::accepted, 50us)));
+    TargetReport c4;
+    c4.target = *parse_target("127.0.0.1:40002");
+    AddressReport a4;
+    a4.address = make_ipv4(127, 0, 0, 1, 40002);
+    a4.samples = {linux_sample(Outcome::refused, 18us)};
+    c4.addresses = {a4};
+    r.targets.push_back(c4);
+    TargetReport c6;
+    c6.target = *parse_target("[::1]:40003");
+    AddressReport a6;
+    a6.address = ipv6_loopback(40003);
+    a6.samples = {linux_sample(Outcome::refused, 21us)};
+    c6.addresses = {a6};
+    r.targets.push_back(c6);
+    finish(r);
+    SelfCheck s;
+    s.listener_port = 40001;
+    s.closed_port_v4 = 40002;
+    s.closed_port_v6 = 40003;
+    s.statements = self_check_statements(r.targets[0], r.targets[1], &r.targets[2], r.threshold,
+                                         r.system.hosts_file);
+    r.self_check = s;
+    return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> v;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        v.push_back(l);
+    return v;
+}
+
+struct Case {
+    const char* golden;
+    Report (*make)();
+};
+
+const Case one_screen_cases[] = {
+    {"screen80_healthy.txt", healthy_report},
+    {"screen80_down.txt", linux_down_report},
+    {"screen80_windows_ipv4_only.txt", windows_report},
+    {"screen80_ipv6_only.txt", ipv6_only_report},
+    {"screen80_slow_refusal.txt", slow_refusal_report},
+};
+
+} // namespace
+
+TEST_CASE("golden: the five common cases and the self-check at 80 columns", "[report]") {
+    for (const auto& c : one_screen_cases) {
+        INFO(c.golden);
+        check_golden(c.golden, render_text(c.make(), {false, 80}));
+    }
+    check_golden("screen80_self_check.txt", render_text(self_check_report(), {false, 80}));
+    // Markdown goldens beside them: tests/report/markdown_render_test.py
+    // renders every one with cmark-gfm.
+    check_golden("self_check.md", render_markdown(self_check_report()));
+    check_golden("ipv6_only.md", render_markdown(ipv6_only_report()));
+}
+
+TEST_CASE("a single-target report is one 80x24 screen; the self-check 15 lines", "[report]") {
+    for (const auto& c : one_screen_cases) {
+        INFO(c.golden);
+        const auto text = render_text(c.make(), {false, 80});
+        INFO(text);
+        CHECK(lines_of(text).size() <= 24);
+    }
+    const auto self = render_text(self_check_report(), {false, 80});
+    INFO(self);
+    CHECK(lines_of(self).size() <= 15);
+}
+
+TEST_CASE("no line is wider than the width it was given", "[report]") {
+    std::vector<Report> reports;
+    for (const auto& c : one_screen_cases)
+        reports.push_back(c.make());
+    reports.push_back(self_check_report());
+    for (const int width : {80, 100, 120}) {
+        for (const bool verbose : {false, true}) {
+            for (const auto& r : reports) {
+                const auto text = render_text(r, {false, width, verbose});
+                for (const auto& line : lines_of(text)) {
+                    INFO(width << (verbose ? " -v: " : ": ") << line);
+                    CHECK(columns(line) <= static_cast<std::size_t>(width));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("-v carries every client row; the default folds them", "[report]") {
+    const auto r = windows_report();
+    const auto full = render_text(r, {false, 80, true});
+    const auto folded = render_text(r, {false, 80, false});
+    for (const auto& c : r.targets[0].diagnosis.clients) {
+        INFO(c.client);
+        // A long name may wrap inside its column: its first word is on a row.
+        const auto first_word = c.client.substr(0, c.client.find(' '));
+        CHECK(full.find(first_word) != std::string::npos);
+    }
+    CHECK(full.find("Node.js 17 to 19") != std::string::npos);
+    CHECK(full.find("Java HttpClient >= 16") != std::string::npos);
+    CHECK(lines_of(full).size() > lines_of(folded).size() + 15);
+    CHECK(folded.find("What clients pay to connect") != std::string::npos);
+    // The JSON keeps every row whatever the text shows.
+    const auto json = render_json(r);
+    std::size_t rows = 0;
+    for (std::size_t p = 0; (p = json.find("\"algorithm\":", p)) != std::string::npos; ++p)
+        ++rows;
+    CHECK(rows == r.targets[0].diagnosis.clients.size());
+}
+
+TEST_CASE("findings are listed most severe first", "[report]") {
+    auto r = healthy_report();
+    auto& findings = r.targets[0].diagnosis.findings;
+    findings.insert(findings.begin(), Finding{"note-x", Severity::info, "", "An info line.", {}});
+    const auto text = render_text(r, {false, 100, true});
+    const auto info = text.find("note-x");
+    REQUIRE(info != std::string::npos);
+    for (const auto& f : findings)
+        if (f.severity != Severity::info)
+            CHECK(text.find(f.id) < info);
+}
+
+TEST_CASE("with more than three targets, one line each and a count", "[report]") {
+    auto r = linux_base("loopcheck 127.0.0.1:1 ...");
+    for (int i = 1; i <= 40; ++i) {
+        TargetReport t;
+        t.target = *parse_target(fmt::format("127.0.0.1:{}", i));
+        AddressReport a;
+        a.address = make_ipv4(127, 0, 0, 1, static_cast<std::uint16_t>(i));
+        a.samples = {linux_sample(Outcome::refused, 20us)};
+        t.addresses = {a};
+        r.targets.push_back(t);
+    }
+    finish(r);
+    const auto text = render_text(r, {false, 80});
+    const auto lines = lines_of(text);
+    // A verdict each, a blank line, the count, a blank line, the System
+    // facts (two lines at 80 columns).
+    CHECK(lines.size() == 40 + 5);
+    CHECK(text.find("40 targets: 0 healthy, 0 slow, 40 down, 0 unresolved") != std::string::npos);
+    const auto full = render_text(r, {false, 80, true});
+    CHECK(lines_of(full).size() > 40 * 4);
 }

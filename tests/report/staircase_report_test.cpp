@@ -102,7 +102,7 @@ TEST_CASE("the staircase's text has one bar per limit, fitted to the width", "[s
         conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows));
     for (const int width : {80, 100, 120}) {
         INFO(width);
-        const auto text = render_text(r, TextStyle{false, width, true});
+        const auto text = render_text(r, TextStyle{.width = width, .ascii = true});
         CHECK(contains(text, "Bars: the median connect at each limit; a full bar is 3.00 s"));
         std::size_t bars = 0;
         std::size_t longest = 0;
@@ -121,6 +121,6 @@ TEST_CASE("the staircase's text has one bar per limit, fitted to the width", "[s
         CHECK(longest <= static_cast<std::size_t>(width));
     }
     // Unicode by default, ASCII when asked.
-    CHECK(contains(render_text(r, TextStyle{false, 80, false}), "\u2588"));
-    CHECK_FALSE(contains(render_text(r, TextStyle{false, 80, true}), "\u2588"));
+    CHECK(contains(render_text(r, TextStyle{.width = 80}), "\u2588"));
+    CHECK_FALSE(contains(render_text(r, TextStyle{.width = 80, .ascii = true}), "\u2588"));
 }

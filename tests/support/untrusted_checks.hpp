@@ -97,8 +97,10 @@ inline void check_markdown(const std::string& md) {
             fenced = !fenced;
             continue;
         }
+        // loopcheck's own <details> blocks: their summaries are its fixed text.
         if (fenced || line == "<details>" || line == "</details>" ||
-            line == "<summary>Raw samples</summary>")
+            line == "<summary>Raw samples</summary>" ||
+            (line.rfind("<summary>Each client (", 0) == 0 && line.ends_with(" rows)</summary>")))
             continue;
         if (line.rfind("|", 0) == 0) {
             INFO(escape_text(line));

@@ -142,6 +142,7 @@ struct ScanEndpoint {
 
 struct ScanResult {
     std::string loopcheck_version;
+    std::string os;                 ///< "Linux 6.1.0": the OS and its version, for a ticket
     std::vector<std::string> roots; ///< as given (shown escaped)
     std::uint64_t files_listed = 0, files_read = 0, bytes_read = 0;
     ScanSkips skips;

@@ -68,6 +68,7 @@ struct WaitFinding {
 
 struct WaitReport {
     std::string loopcheck_version;
+    std::string os; ///< "Linux 6.1.0": the OS and its version, for a ticket
     std::string command_line;
     WaitGoal goal = WaitGoal::any_address;
     bool strict = false;

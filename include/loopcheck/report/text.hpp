@@ -15,18 +15,25 @@ namespace loopcheck {
 
 struct TextStyle {
     bool color = false;
-    int width = 100; ///< columns to wrap prose at
+    int width = 100; ///< columns every line fits in: prose wraps, tables narrow
+    /// Everything: every client row, the resolution detail, every finding
+    /// and fix, each target in full (`-v`). Off: one screen.
+    bool verbose = false;
     /// Pictures (the staircase's bars) in ASCII, not Unicode blocks:
     /// --ascii, or a locale that is not UTF-8.
     bool ascii = false;
 };
 
+/// With more targets than this, the text report is one line per target and
+/// a count (as nmap prints one line per port); TextStyle::verbose gives each
+/// in full. The cli keeps no client rows for such a run.
+inline constexpr std::size_t text_full_reports_up_to = 3;
+
 std::string render_text(const Report& report, const TextStyle& style);
 std::string render_text(const AuditReport& report, const TextStyle& style);
-std::string render_text(const StaircaseReport& report);
 /// With a bar per limit fitted to `style.width`, in ASCII with `style.ascii`.
-std::string render_text(const StaircaseReport& report, const TextStyle& style);
-std::string render_text(const WaitReport& report);
+std::string render_text(const StaircaseReport& report, const TextStyle& style = {});
+std::string render_text(const WaitReport& report, const TextStyle& style = {});
 /// The summary, the risky hits and server binds in detail (every hit with
 /// `verbose`), then what was read and skipped.
 std::string render_text(const ScanResult& result, const TextStyle& style, bool verbose);

@@ -1,7 +1,6 @@
 // `loopcheck wait` as Markdown for a ticket.
-#include "loopcheck/report/markdown.hpp"
-
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/report/markdown.hpp"
 #include "report/wait_lines.hpp"
 
 #include <fmt/format.h>
@@ -17,10 +16,11 @@ std::string render_markdown(const WaitReport& r) {
     std::string out = "## loopcheck wait\n\n";
     // "Command:" first: a line that opens with a run of three backticks
     // (a command line holding two) would read as a code fence to some.
-    out += fmt::format("Command: {} (loopcheck {}): {}; exit {}\n\n",
+    out += fmt::format("Command: {} (loopcheck {}{}): {}; exit {}\n\n",
                        markdown_code(escape_controls(r.command_line), inline_text),
-                       escape_markdown(r.loopcheck_version), escape_markdown(ending(r)),
-                       r.exit_code);
+                       escape_markdown(r.loopcheck_version),
+                       r.os.empty() ? "" : fmt::format(" on {}", escape_markdown(r.os)),
+                       escape_markdown(ending(r)), r.exit_code);
     for (const auto& t : r.targets) {
         out += fmt::format("### {}: {}\n\n", markdown_code(t.target.input, inline_text),
                            escape_markdown(target_headline(r, t)));

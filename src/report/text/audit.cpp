@@ -1,14 +1,14 @@
 // `loopcheck audit` as text: a summary line, one row per port (who listens
 // where, and what localhost:PORT costs), then every port with something to say.
-#include "loopcheck/report/text.hpp"
-
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/report/text.hpp"
 #include "report/audit_cells.hpp"
+#include "report/finding_order.hpp"
+#include "report/text/table.hpp"
 
 #include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -26,43 +26,46 @@ std::string render_text(const AuditReport& r, const TextStyle& style) {
     const std::size_t width = static_cast<std::size_t>(std::max(40, style.width));
     std::string out;
     const int summary_color = r.exit_code == 0 ? 32 : (r.exit_code == 1 ? 33 : 31);
-    out += paint(style.color, r.summary, summary_color) + "\n";
+    std::string summary;
+    wrap_into(summary, "", r.summary, 2, width);
+    summary.pop_back();
+    out += paint(style.color, summary, summary_color) + "\n";
     if (const auto line = localhost_line(r); !line.empty())
         wrap_into(out, "", line, 2, width);
     if (!r.ports.empty()) {
-        std::array<std::string, 4> head{"port", "listening on", "process", "localhost:PORT"};
-        std::vector<std::array<std::string, 4>> rows{head};
+        text::Table table;
+        table.header = {"port", "listening on", "process", "localhost:PORT"};
+        table.rows.reserve(r.ports.size());
         for (const auto& p : r.ports)
-            rows.push_back({std::to_string(p.port), bound_cell(p), owner_cell(p),
-                            localhost_cell(r.check.targets[p.target])});
-        // Widths in characters, not bytes: a process name may be UTF-8.
-        std::array<std::size_t, 4> w{};
-        for (const auto& row : rows)
-            for (std::size_t c = 0; c < row.size(); ++c)
-                w[c] = std::max(w[c], columns(row[c]));
+            table.rows.push_back({std::to_string(p.port), bound_cell(p), owner_cell(p),
+                                  localhost_cell(r.check.targets[p.target])});
         out += "\n";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            std::string line;
-            for (std::size_t c = 0; c + 1 < rows[i].size(); ++c) {
-                line += "  ";
-                append_padded(line, rows[i][c], w[c]);
-            }
-            line += "  " + rows[i].back();
-            out += (i == 0 ? paint(style.color, line, 2) : line) + "\n";
-        }
+        std::size_t header_lines = 0;
+        const auto lines = text::table_lines(table, width, &header_lines);
+        std::string head; // dimmed as one block, however many lines it took
+        for (std::size_t i = 0; i < header_lines; ++i)
+            head += (i > 0 ? "\n" : "") + lines[i];
+        if (header_lines > 0)
+            out += paint(style.color, head, 2) + "\n";
+        for (std::size_t i = header_lines; i < lines.size(); ++i)
+            out += lines[i] + "\n";
     }
-    for (const auto& p : r.ports) {
-        if (!has_details(p))
-            continue;
-        out += fmt::format("\n{}\n", paint(style.color, fmt::format("Port {}", p.port), 1));
-        for (const auto& f : p.findings) {
-            const int color = f.severity == Severity::error     ? 31
-                              : f.severity == Severity::warning ? 33
-                                                                : 2;
+    // Ports whose details read the same share one paragraph.
+    for (const auto& group : detail_groups(r)) {
+        const auto& p = r.ports[group.front()];
+        out += "\n";
+        std::string heading;
+        wrap_into(heading, "", ports_heading(r, group), 2, width);
+        heading.pop_back(); // wrap_into's newline: the colour ends before it
+        out += paint(style.color, heading, 1) + "\n";
+        for (const auto* f : by_severity(p.findings)) {
+            const int color = f->severity == Severity::error     ? 31
+                              : f->severity == Severity::warning ? 33
+                                                                 : 2;
             wrap_into(out,
                       paint(style.color,
-                            fmt::format("  {:<8} {}: ", severity_name(f.severity), f.id), color),
-                      f.message, 4, width);
+                            fmt::format("  {:<8} {}: ", severity_name(f->severity), f->id), color),
+                      f->message, 4, width);
         }
         const auto& fixes = r.check.targets[p.target].diagnosis.fixes;
         if (p.exit_code != 0 && !fixes.empty()) {

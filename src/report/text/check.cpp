@@ -1,12 +1,14 @@
 // The terminal report: verdict first, then per target the addresses in
 // resolver order, findings, what each client pays, and the fix; system
 // facts last.
+#include "loopcheck/core/client_fold.hpp"
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/report/text.hpp"
-
-#include "report/text/writer.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/report/text.hpp"
+#include "report/finding_order.hpp"
+#include "report/text/table.hpp"
+#include "report/text/writer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -66,38 +68,6 @@ std::string outcome_cell(const AddressSummary& s) {
     return out;
 }
 
-/// One row of the address table, every cell as text.
-struct Row {
-    std::string n, address, outcome, latency, fast, rtx, native;
-};
-
-/// The table's rows, each column as wide as its widest cell; an empty
-/// column is left out; the header row dimmed.
-void print_rows(Writer& w, const std::vector<Row>& rows) {
-    std::array<std::size_t, 7> widths{};
-    for (const auto& r : rows) {
-        const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
-                                                      &r.fast, &r.rtx,     &r.native};
-        for (std::size_t c = 0; c < cells.size(); ++c)
-            widths[c] = std::max(widths[c], columns(*cells[c]));
-    }
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& r = rows[i];
-        std::string line = "  ";
-        const std::array<const std::string*, 7> cells{&r.n,    &r.address, &r.outcome, &r.latency,
-                                                      &r.fast, &r.rtx,     &r.native};
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            if (widths[c] == 0)
-                continue;
-            append_padded(line, *cells[c], widths[c]);
-            line += "  ";
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        w.line(i == 0 ? w.paint(line, dim) : line);
-    }
-}
-
 /// Wine rejects the ioctl (docs/windows.md), as may old Windows builds:
 /// said once; the default probes are still the measurement that matters.
 void option_refused_line(Writer& w, const TargetReport& t) {
@@ -111,7 +81,9 @@ void option_refused_line(Writer& w, const TargetReport& t) {
     }
 }
 
-void address_table(Writer& w, const TargetReport& t, int count) {
+void address_table(Writer& w, const TargetReport& t, int full_count) {
+    // One screen: the medians; -v the spread of every round too.
+    const int count = w.verbose() ? full_count : 1;
     const bool any_fast = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
         return a.summary.fast_latency || a.summary.fast_option_refused;
     });
@@ -125,20 +97,25 @@ void address_table(Writer& w, const TargetReport& t, int count) {
     };
     const bool any_detail = std::any_of(t.addresses.begin(), t.addresses.end(),
                                         [&](auto& a) { return !detail(a.summary).empty(); });
-    std::vector<Row> rows;
-    rows.push_back({"#", "address", "outcome", count > 1 ? "latency median [min..max]" : "latency",
-                    any_fast ? "without SYN retries" : "", any_rtx ? "SYN rtx" : "",
-                    any_detail ? "detail" : ""});
+    text::Table table;
+    // Resolver order is the rows' order (the line above says it): no "#".
+    table.header = {"address",
+                    "outcome",
+                    full_count > 1 ? (count > 1 ? "median [min..max]" : "median") : "latency",
+                    any_fast ? "without SYN retries" : "",
+                    any_rtx ? "SYN rtx" : "",
+                    any_detail ? "detail" : ""};
+    table.rows.reserve(t.addresses.size());
     for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const auto& a = t.addresses[i];
-        rows.push_back(
-            {std::to_string(i + 1), endpoint_string(a.address), outcome_cell(a.summary),
+        table.rows.push_back(
+            {endpoint_string(a.address), outcome_cell(a.summary),
              latency_cell(a.summary.latency, count), any_fast ? fast_cell(a.summary, count) : "",
              a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
                                            : (any_rtx ? "n/a" : ""),
              detail(a.summary)});
     }
-    print_rows(w, rows);
+    text::write_table(w, table);
     option_refused_line(w, t);
 }
 
@@ -160,48 +137,45 @@ std::string prediction_cell(const ConnectPrediction& p) {
     return fmt::format("fails after {}{}", bound, format_duration(p.time));
 }
 
+/// Every client row (-v): what it pays here and, off Windows, there.
 void client_table(Writer& w, const TargetReport& t) {
     const auto& clients = t.diagnosis.clients;
-    // Off Windows, a last column says what the same set-up costs there.
     const bool windows = std::any_of(clients.begin(), clients.end(),
                                      [](const auto& c) { return c.windows.has_value(); });
-    std::vector<std::string> here;
-    here.reserve(clients.size());
-    std::size_t name_w = 0, algo_w = 0, here_w = 0;
-    for (const auto& c : clients) {
-        here.push_back(prediction_cell(c.prediction));
-        name_w = std::max(name_w, columns(c.client));
-        algo_w = std::max(algo_w, columns(c.algorithm));
-        here_w = std::max(here_w, columns(here.back()));
-    }
-    const auto row = [&](std::string_view client, std::string_view algorithm,
-                         std::string_view here_cell, std::string_view windows_cell) {
-        std::string line = "  ";
-        append_padded(line, client, name_w);
-        line += "  ";
-        append_padded(line, algorithm, algo_w);
-        line += "  ";
-        append_padded(line, here_cell, windows ? here_w : 0);
-        if (!windows_cell.empty()) {
-            line += "  ";
-            line += windows_cell;
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        return line;
-    };
+    text::Table table;
     // The header says which addresses the Windows column assumed.
     std::vector<std::string> assumed;
     for (const auto& a : t.diagnosis.windows.addresses)
         assumed.push_back(ip_string(a));
     if (windows)
-        w.line(w.paint(row("client", "algorithm", "here",
-                           fmt::format("on Windows ({})", fmt::join(assumed, " then "))),
-                       dim));
-    for (std::size_t i = 0; i < clients.size(); ++i) {
-        const auto& c = clients[i];
-        w.line(row(c.client, c.algorithm, here[i], c.windows ? prediction_cell(*c.windows) : ""));
+        table.header = {"client", "algorithm", "here",
+                        fmt::format("on Windows ({})", fmt::join(assumed, " then "))};
+    table.rows.reserve(clients.size());
+    for (const auto& c : clients)
+        table.rows.push_back({c.client, c.algorithm, prediction_cell(c.prediction),
+                              c.windows ? prediction_cell(*c.windows) : ""});
+    text::write_table(w, table);
+}
+
+/// The rows folded by outcome (core/client_fold): a line or two per cost,
+/// "2.03 s: Python requests / urllib / socket.create_connection, wget".
+void client_fold(Writer& w, const TargetReport& t, FoldOn on) {
+    for (const auto& g : fold_clients(t.diagnosis.clients, on))
+        w.wrapped("    ", fmt::format("{}: {}", group_time(g), group_names(g)), 6);
+}
+
+/// The measured time alone: the median round, with the spread.
+std::string measured_time(const EmulationResult& e) {
+    auto cell = format_duration(e.measured.time);
+    if (!e.measured.connected)
+        cell = "fails after " + cell;
+    if (e.rounds.size() > 1) {
+        const auto [lo, hi] =
+            std::minmax_element(e.rounds.begin(), e.rounds.end(),
+                                [](const auto& a, const auto& b) { return a.time < b.time; });
+        cell += fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
     }
+    return cell;
 }
 
 /// The measured cell: the median round, with the spread when several ran.
@@ -217,28 +191,27 @@ std::string measured_cell(const EmulationResult& e) {
 }
 
 void emulation_table(Writer& w, const TargetReport& t) {
-    std::vector<std::string> measured;
-    measured.reserve(t.emulations.size());
-    std::size_t label_w = 0, measured_w = 0;
-    for (const auto& e : t.emulations) {
-        measured.push_back(measured_cell(e));
-        label_w = std::max(label_w, columns(e.spec.label));
-        measured_w = std::max(measured_w, columns(measured.back()));
+    if (!w.verbose()) { // one screen: a sentence each
+        for (const auto& e : t.emulations)
+            w.wrapped("  ",
+                      fmt::format("Emulated {}: {} measured; the model: {}{}.", e.spec.label,
+                                  measured_time(e), format_duration(e.predicted.time),
+                                  e.rounds_off_model > 0
+                                      ? fmt::format("; OFF MODEL in {} of {} round(s)",
+                                                    e.rounds_off_model, e.rounds.size())
+                                      : ""),
+                      4);
+        return;
     }
-    for (std::size_t i = 0; i < t.emulations.size(); ++i) {
-        const auto& e = t.emulations[i];
-        std::string line = "  ";
-        append_padded(line, e.spec.label, label_w);
-        line += "  measured ";
-        append_padded(line, measured[i], measured_w);
-        line += "  model ";
-        line += prediction_cell(e.predicted);
-        if (e.rounds_off_model > 0)
-            line += w.paint(fmt::format("  OFF MODEL in {} of {} round(s)", e.rounds_off_model,
-                                        e.rounds.size()),
-                            yellow);
-        w.line(line);
-    }
+    text::Table table;
+    table.header = {"client", "measured here", "model"};
+    for (const auto& e : t.emulations)
+        table.rows.push_back({e.spec.label, measured_cell(e), prediction_cell(e.predicted),
+                              e.rounds_off_model > 0
+                                  ? fmt::format("OFF MODEL in {} of {} round(s)",
+                                                e.rounds_off_model, e.rounds.size())
+                                  : ""});
+    text::write_table(w, table);
     const bool any_off = std::any_of(t.emulations.begin(), t.emulations.end(),
                                      [](const auto& e) { return e.rounds_off_model > 0; });
     if (any_off)
@@ -260,26 +233,22 @@ void curl_localhost_lines(Writer& w, const TargetReport& t, int count) {
                   4);
 }
 
-/// Who listens on the target's port (platform::list_listeners).
+/// Who listens on the target's port (platform::list_listeners). "Nothing
+/// listens" is the down finding's own sentence: said here with -v only.
 void listener_lines(Writer& w, const TargetReport& t) {
-    if (!t.listeners)
+    if (!t.listeners || (t.listeners->empty() && !w.verbose()))
         return;
-    w.line();
     if (t.listeners->empty()) {
-        w.line(fmt::format("  Nothing listens on port {} on this machine.", t.target.port));
+        w.wrapped("  ", fmt::format("Nothing listens on port {} on this machine.", t.target.port),
+                  2);
         return;
     }
     w.line(fmt::format("  Listening on port {}:", t.target.port));
-    std::size_t width = 0;
+    text::Table table;
+    table.indent = 4;
     for (const auto& l : *t.listeners)
-        width = std::max(width, columns(bound_string(l)));
-    for (const auto& l : *t.listeners) {
-        std::string line = "    ";
-        append_padded(line, bound_string(l), width);
-        line += "  ";
-        line += owner_string(l);
-        w.line(line);
-    }
+        table.rows.push_back({bound_string(l), owner_string(l)});
+    text::write_table(w, table);
 }
 
 /// What the listener table could not show, or why there is none.
@@ -290,12 +259,112 @@ void listener_table_line(Writer& w, const ListenerTableStatus& s) {
         w.wrapped("", fmt::format("Listeners: {}.", s.limits), 2);
 }
 
-void target_section(Writer& w, const Report& r, const TargetReport& t) {
-    w.line();
+bool said_in_verdict(const Finding& f, std::string_view verdict) {
+    std::string_view m = f.message;
+    while (!m.empty() && (m.back() == '.' || m.back() == ' '))
+        m.remove_suffix(1);
+    return m.size() >= 20 && verdict.find(m) != std::string_view::npos;
+}
+
+/// The findings, most severe first; info ones with -v only (one line
+/// says how many were left out).
+void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
+    // One screen: the info findings with -v, and a finding said of each
+    // address in turn (slow-refusal) once, with how many more like it.
+    std::vector<std::pair<const Finding*, std::size_t>> shown; // and its repeats
+    for (const auto* f : by_severity(t.diagnosis.findings)) {
+        if (f->severity == Severity::info && !w.verbose()) {
+            ++hidden;
+            continue;
+        }
+        // Each fact once: a finding the verdict already says in full (an
+        // unresolved name's message) is left to -v.
+        if (!w.verbose() && said_in_verdict(*f, t.diagnosis.verdict)) {
+            ++hidden;
+            continue;
+        }
+        if (!w.verbose() && !shown.empty() && shown.back().first->id == f->id &&
+            shown.back().first->severity == f->severity) {
+            ++shown.back().second;
+            ++hidden;
+            continue;
+        }
+        shown.emplace_back(f, 0);
+    }
+    if (shown.empty())
+        return;
+    w.blank();
+    for (const auto& [f, more] : shown) {
+        std::string head = "  ";
+        append_padded(head, severity_name(f->severity), 8);
+        head +=
+            fmt::format(" {}{}: ", f->id, f->cause.empty() ? "" : fmt::format(" ({})", f->cause));
+        w.wrapped(w.paint(head, severity_color(f->severity)),
+                  more == 0 ? f->message
+                            : fmt::format("{} (and {} more like it: -v)", f->message, more),
+                  4);
+    }
+}
+
+/// What the clients pay: one line per cost by default (the rows folded by
+/// outcome), every row with -v.
+void clients_lines(Writer& w, const TargetReport& t) {
+    const auto& d = t.diagnosis;
+    if (d.clients.empty())
+        return;
+    if (w.verbose())
+        w.line();
+    if (d.clients_agree && d.clients_agree_on_windows) {
+        const auto& p = d.clients.front().prediction;
+        w.wrapped("  ",
+                  p.connected ? fmt::format("Every client model connects in about {} via {}.",
+                                            format_duration(p.time), endpoint_string(*p.via))
+                              : fmt::format("Every client model fails after about {}.",
+                                            format_duration(p.time)),
+                  2);
+        return;
+    }
+    if (w.verbose()) {
+        w.line("  What each client pays to connect (modelled from the times above)");
+        client_table(w, t);
+        return;
+    }
+    const bool windows = std::any_of(d.clients.begin(), d.clients.end(),
+                                     [](const auto& c) { return c.windows.has_value(); });
+    if (d.clients_agree) {
+        const auto& p = d.clients.front().prediction;
+        w.wrapped("  ",
+                  p.connected ? fmt::format("Every client model connects in about {} here.",
+                                            format_duration(p.time))
+                              : fmt::format("Every client model fails after about {} here.",
+                                            format_duration(p.time)),
+                  2);
+    } else {
+        w.line("  What clients pay to connect (modelled; -v: each client)");
+        client_fold(w, t, FoldOn::here);
+    }
+    // Off Windows, the costliest group there: the projection in one line.
+    if (windows && !d.clients_agree_on_windows) {
+        const auto groups = fold_clients(d.clients, FoldOn::windows);
+        const auto worst =
+            std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });
+        const auto& g = worst != groups.end() ? *worst : groups.front();
+        w.wrapped(
+            "  ",
+            fmt::format("On Windows the costliest pay {}: {}.", group_time(g), group_names(g)), 4);
+    }
+}
+
+void target_section(Writer& w, const Report& r, const TargetReport& t, std::size_t& hidden) {
+    w.blank();
     const auto& tg = t.target;
-    w.line(w.paint(fmt::format("{}  (port {})", tg.input, tg.port), bold));
+    // One target: the verdict named it.
+    if (w.verbose() || r.targets.size() > 1)
+        w.line(w.paint(fmt::format("{}  (port {})", tg.input, tg.port), bold));
     if (t.resolve_error) {
-        w.wrapped("  ", t.resolve_error->message, 2);
+        // The verdict and the finding say why: the resolver's words once.
+        if (w.verbose())
+            w.wrapped("  ", t.resolve_error->message, 2);
     } else {
         std::vector<std::string> ips;
         for (const auto& a : t.addresses)
@@ -305,57 +374,83 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
                              : fmt::format("{} resolves to {} (in this order)", tg.host,
                                            fmt::format("{}", fmt::join(ips, ", "))),
                   2);
-        if (t.resolution)
+        if (t.resolution && w.verbose())
             resolution_lines(w, r, *t.resolution);
         address_table(w, t, r.count);
-        curl_localhost_lines(w, t, r.count);
+        if (w.verbose())
+            curl_localhost_lines(w, t, r.count);
         listener_lines(w, t);
     }
-    if (!t.diagnosis.findings.empty()) {
-        w.line();
-        w.line("  Findings");
-        for (const auto& f : t.diagnosis.findings) {
-            std::string head = "  ";
-            append_padded(head, severity_name(f.severity), 8);
-            head += fmt::format(" {}{}: ", f.id,
-                                f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
-            w.wrapped(w.paint(head, severity_color(f.severity)), f.message, 4);
-        }
-    }
-    if (!t.diagnosis.clients.empty()) {
-        w.line();
-        if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows) {
-            const auto& p = t.diagnosis.clients.front().prediction;
-            w.wrapped("  ",
-                      p.connected ? fmt::format("Every client model connects in about {} via {}.",
-                                                format_duration(p.time), endpoint_string(*p.via))
-                                  : fmt::format("Every client model fails after about {}.",
-                                                format_duration(p.time)),
-                      2);
-        } else {
-            w.line("  What each client pays to connect (modelled from the times above)");
-            client_table(w, t);
-        }
-    }
+    findings_lines(w, t, hidden);
+    clients_lines(w, t);
     if (!t.emulations.empty()) {
-        w.line();
-        w.line("  Emulated clients (--emulate): measured here, beside the model");
+        if (w.verbose()) {
+            w.line();
+            w.line("  Emulated clients (--emulate): measured here, beside the model");
+        }
         emulation_table(w, t);
     }
-    if (!t.diagnosis.fixes.empty()) {
+    const auto& fixes = t.diagnosis.fixes;
+    if (fixes.empty())
+        return;
+    if (w.verbose()) {
         w.line();
         w.line("  Fix");
-        for (const auto& f : t.diagnosis.fixes)
+        for (const auto& f : fixes)
             w.wrapped("  - ", f, 4);
+        return;
     }
+    // One screen: the first fix, and how many more -v shows.
+    w.wrapped("  Fix: ",
+              fixes.size() == 1 ? fixes.front()
+                                : fmt::format("{} ({} more: -v)", fixes.front(), fixes.size() - 1),
+              4);
+    hidden += fixes.size() - 1;
+}
+
+/// The verdict, wrapped at the width, in the verdict's colour (one colour
+/// span however many lines it takes).
+void verdict_lines(Writer& w, const Diagnosis& d) {
+    std::string wrapped;
+    wrap_into(wrapped, "", d.verdict, 2, w.width()); // escapes controls: the safety net
+    wrapped.pop_back();                              // wrap_into's last newline
+    w.line(w.paint(wrapped, verdict_color(d.exit_code)));
+}
+
+void summary_line(Writer& w, const Report& r) {
+    std::size_t ok = 0, slow = 0, down = 0, unresolved = 0, other = 0;
+    for (const auto& t : r.targets) {
+        switch (t.diagnosis.exit_code) {
+        case 0:
+            ++ok;
+            break;
+        case 1:
+            ++slow;
+            break;
+        case 3:
+            ++down;
+            break;
+        case 4:
+            ++unresolved;
+            break;
+        default:
+            ++other;
+        }
+    }
+    std::string line = fmt::format("{} targets: {} healthy, {} slow, {} down, {} unresolved",
+                                   r.targets.size(), ok, slow, down, unresolved);
+    if (other > 0)
+        line += fmt::format(", {} other", other);
+    line += " (each in full: -v)";
+    w.wrapped("", line, 2);
 }
 
 } // namespace
 
 std::string render_text(const Report& r, const TextStyle& style) {
     Writer w(style);
-    for (const auto& t : r.targets) // a verdict may quote the resolver: the safety net
-        w.line(w.paint(escape_controls(t.diagnosis.verdict), verdict_color(t.diagnosis.exit_code)));
+    for (const auto& t : r.targets)
+        verdict_lines(w, t.diagnosis);
     if (r.incomplete)
         w.line(w.paint("INCOMPLETE: interrupted before every probe finished", red));
     if (!r.quick_note.empty()) {
@@ -368,15 +463,37 @@ std::string render_text(const Report& r, const TextStyle& style) {
         for (const auto& s : r.self_check->statements)
             w.wrapped("  - ", s, 4);
     }
-    for (const auto& t : r.targets)
-        target_section(w, r, t);
+    // The self-check's probes are its own throwaway listeners and ports:
+    // its statements are the conclusions, their sections detail (-v).
+    std::size_t hidden = 0;
+    const bool one_line_each = r.targets.size() > text_full_reports_up_to;
+    if (style.verbose || (!r.self_check && !one_line_each)) {
+        for (const auto& t : r.targets)
+            target_section(w, r, t, hidden);
+    } else if (one_line_each) {
+        w.line();
+        summary_line(w, r);
+    }
+    // One screen for a few targets: the verdict, table, findings, clients
+    // and fix; the machine's facts are the self-check's, -v's and the
+    // one-line-per-target report's.
+    if (!style.verbose && !r.self_check && !one_line_each) {
+        if (r.listener_table.error || !r.listener_table.limits.empty()) {
+            w.line();
+            listener_table_line(w, r.listener_table);
+        }
+        return w.take();
+    }
     w.line();
-    listener_table_line(w, r.listener_table);
+    if (style.verbose || !one_line_each)
+        listener_table_line(w, r.listener_table);
     std::string facts = fmt::format("System: {} {}", r.system.os_name, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
         facts += fmt::format("; {}={}", k, v);
     facts += fmt::format("; timeout {}, threshold {}", format_duration(r.timeout),
                          format_duration(r.threshold));
+    if (r.self_check && !style.verbose)
+        facts += "; each probe: -v";
     w.wrapped("", facts, 2);
     return w.take();
 }

@@ -1,12 +1,13 @@
 // `loopcheck scan` as text: the one-line summary, the risky hits with where,
 // who listens, the cost here and on Windows and the fix, the server binds,
 // then counts (one screen unless -v).
-#include "loopcheck/report/text.hpp"
-
 #include "loopcheck/core/scan_cost.hpp"
+#include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/report/text.hpp"
 #include "report/scan_cells.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -20,27 +21,42 @@ std::string paint(bool color, std::string_view text, int code) {
     return color ? fmt::format("\033[{}m{}\033[0m", code, text) : std::string(text);
 }
 
+/// A detail line, wrapped at the width under its hit.
+void detail(std::string& out, const std::string& text, const TextStyle& style) {
+    wrap_into(out, "    ", text, 6, static_cast<std::size_t>(std::max(40, style.width)));
+}
+
 void text_details(std::string& out, const ScanHit& h, const TextStyle& style) {
-    out += fmt::format("    {}\n", paint(style.color, h.text.escaped(), 2));
-    out += fmt::format("    {}\n", h.reason);
+    // The quoted line is the file's own text: escaped, dimmed, never wrapped
+    // mid-word by the terminal.
+    std::string quoted;
+    wrap_into(quoted, "    ", h.text.escaped(), 6,
+              static_cast<std::size_t>(std::max(40, style.width)));
+    out += style.color ? paint(true, quoted.substr(0, quoted.size() - 1), 2) + "\n" : quoted;
+    detail(out, h.reason, style);
     if (!h.pinned.empty())
-        out += fmt::format("    pinned: {}\n", h.pinned);
+        detail(out, fmt::format("pinned: {}", h.pinned), style);
     if (!h.consumer.empty())
-        out += fmt::format("    read by: {}\n", h.consumer);
+        detail(out, fmt::format("read by: {}", h.consumer), style);
     if (!h.listens.empty())
-        out += fmt::format("    listens: {}{}\n", h.listens, h.inferred ? " [inferred]" : "");
+        detail(out, fmt::format("listens: {}{}", h.listens, h.inferred ? " [inferred]" : ""),
+               style);
     if (!h.cost_windows.empty())
-        out += fmt::format("    here: {}; on Windows: {}\n",
-                           h.cost_here.empty() ? "not probed" : h.cost_here, h.cost_windows);
+        detail(out,
+               fmt::format("here: {}; on Windows: {}",
+                           h.cost_here.empty() ? "not probed" : h.cost_here, h.cost_windows),
+               style);
     if (!h.fix.empty())
-        out += fmt::format("    fix: {}\n", h.fix);
+        detail(out, fmt::format("fix: {}", h.fix), style);
 }
 
 void text_hit(std::string& out, const ScanHit& h, const TextStyle& style, bool details) {
     const std::string_view label = h.risky ? "RISKY" : hit_kind_name(h.kind);
-    out += fmt::format("  {} {}  {}  {}\n",
-                       paint(style.color, fmt::format("{:<8}", label), h.risky ? 31 : 1), where(h),
-                       who(h), target(h));
+    wrap_into(
+        out,
+        fmt::format("  {} ", paint(style.color, fmt::format("{:<8}", label), h.risky ? 31 : 1)),
+        fmt::format("{}  {}  {}", where(h), who(h), target(h)), 11,
+        static_cast<std::size_t>(std::max(40, style.width)));
     if (details)
         text_details(out, h, style);
 }
@@ -48,9 +64,15 @@ void text_hit(std::string& out, const ScanHit& h, const TextStyle& style, bool d
 } // namespace
 
 std::string render_text(const ScanResult& r, const TextStyle& style, bool verbose) {
-    std::string out = paint(style.color, scan_summary(r), r.exit_code == 0 ? 32 : 33) + "\n";
+    const auto width = static_cast<std::size_t>(std::max(40, style.width));
+    std::string summary;
+    wrap_into(summary, "", scan_summary(r), 2, width);
+    std::string out =
+        style.color
+            ? paint(true, summary.substr(0, summary.size() - 1), r.exit_code == 0 ? 32 : 33) + "\n"
+            : summary;
     if (!r.probe_note.empty())
-        out += r.probe_note + "\n";
+        wrap_into(out, "", r.probe_note, 2, width);
     std::size_t risky = 0, servers = 0, rest = 0;
     for (const ScanHit& h : r.hits) {
         const bool show = verbose || (h.risky && risky < default_risky_shown) ||
@@ -69,11 +91,10 @@ std::string render_text(const ScanResult& r, const TextStyle& style, bool verbos
     if (rest > 0)
         out += fmt::format("\n{} more hits not shown (-v shows every hit)\n", rest);
     out += '\n';
-    out += skips_line(r);
-    out += '\n';
+    wrap_into(out, "", skips_line(r), 2, width);
     if (verbose)
         for (const Untrusted& name : r.skips.named)
-            out += fmt::format("  skipped or caveated: {}\n", name.escaped());
+            wrap_into(out, "  ", fmt::format("skipped or caveated: {}", name.escaped()), 4, width);
     if (r.interrupted)
         out += "interrupted: the result so far\n";
     return out;

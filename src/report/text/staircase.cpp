@@ -3,9 +3,9 @@
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/text/bars.hpp"
+#include "report/text/table.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -39,49 +39,39 @@ double bar_scale(const StaircaseReport& r) {
     return longest;
 }
 
-void step_table(std::string& out, const StaircaseAddress& a, const TextStyle& style, double full) {
-    using Row = std::array<std::string, 7>;
-    std::vector<Row> rows;
-    rows.push_back({"limit", "outcome", "median", "min", "max", "SYN rtx", "option"});
+void step_table(std::string& out, const StaircaseAddress& a, const TextStyle& style,
+                std::size_t width, double full) {
+    text::Table table;
+    table.header = {"limit", "outcome", "median", "min", "max", "SYN rtx", "option"};
     for (const auto& s : a.steps) {
         const bool measured = s.latency.count > 0;
-        rows.push_back({std::to_string(s.limit), outcome_cell(s),
-                        measured ? format_duration(s.latency.median) : "-",
-                        measured ? format_duration(s.latency.min) : "-",
-                        measured ? format_duration(s.latency.max) : "-",
-                        s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
-                        option_cell(s)});
+        table.rows.push_back(
+            {std::to_string(s.limit), outcome_cell(s),
+             measured ? format_duration(s.latency.median) : "-",
+             measured ? format_duration(s.latency.min) : "-",
+             measured ? format_duration(s.latency.max) : "-",
+             s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a",
+             option_cell(s)});
     }
-    // Widths in characters, not bytes: an option's error text may be UTF-8
-    // (a localised Winsock message).
-    std::array<std::size_t, 7> widths{};
-    for (const auto& r : rows)
-        for (std::size_t c = 0; c < r.size(); ++c)
-            widths[c] = std::max(widths[c], columns(r[c]));
-    std::size_t table_width = 1;
-    for (const auto w : widths)
-        table_width += w + 2;
-    // The bar takes what the width leaves beside the table: at least 10
-    // columns (a wide option error pushes it past the width), at most 40.
-    const auto width = static_cast<std::size_t>(std::max(style.width, 40));
+    // The bar column takes what the numbers leave of the width: at least 10
+    // columns (a wide option error then wraps inside its own column), at
+    // most 40. A bar has no spaces, so the table never wraps it.
+    std::size_t natural = 0;
+    for (const auto& line : text::table_lines(table, 1000))
+        natural = std::max(natural, columns(line));
     const std::size_t bar_width =
-        std::clamp<std::size_t>(width > table_width + 1 ? width - table_width - 1 : 0, 10, 40);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& r = rows[i];
-        std::string line = " ";
-        for (std::size_t c = 0; c < r.size(); ++c) {
-            line += ' ';
-            append_padded(line, r[c], widths[c] + 1);
-        }
-        if (i > 0 && a.steps[i - 1].latency.count > 0) {
-            line += ' ';
-            line += text_bar(static_cast<double>(a.steps[i - 1].latency.median.count()), full,
-                             bar_width, style.ascii);
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out += line + "\n";
+        std::clamp<std::size_t>(width > natural + 2 ? width - natural - 2 : 0, 10, 40);
+    table.header.emplace_back();
+    for (std::size_t i = 0; i < a.steps.size(); ++i) {
+        const auto& s = a.steps[i];
+        table.rows[i].push_back(
+            s.latency.count > 0
+                ? text_bar(static_cast<double>(s.latency.median.count()), full, bar_width,
+                           style.ascii)
+                : std::string());
     }
+    for (const auto& line : text::table_lines(table, width))
+        out += line + "\n";
 }
 
 /// "+500 ms", "-0.002 ms": a fitted value, which may come out negative.
@@ -91,59 +81,55 @@ std::string fitted_ms(double ms, bool plus) {
                        format_duration(Micros{us < 0 ? -us : us}));
 }
 
-/// `text` wrapped at `width` columns, every line after `first` indented by
-/// `indent` spaces.
-std::string wrapped(std::string_view first, std::string_view text, std::size_t indent, int width) {
+/// `text` wrapped at the width, every line indented by two spaces.
+std::string wrapped(std::string_view text, std::size_t width) {
     std::string out;
-    wrap_into(out, first, text, indent, static_cast<std::size_t>(std::max(width, 40)));
+    wrap_into(out, "  ", text, 2, width);
     return out;
 }
 
 } // namespace
 
-std::string render_text(const StaircaseReport& r) {
-    return render_text(r, TextStyle{});
-}
-
 std::string render_text(const StaircaseReport& r, const TextStyle& style) {
+    const auto width = static_cast<std::size_t>(std::max(40, style.width));
     // The walk starts at 1 where limit 0 cannot be asked for (Windows before 1709).
     const bool from_one = !r.addresses.empty() && !r.addresses.front().steps.empty() &&
                           r.addresses.front().steps.front().limit == 1;
-    std::string out = wrapped(
-        "",
-        fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) "
-                    "per limit",
-                    syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit, r.count),
-        2, style.width);
-    const double full = bar_scale(r);
-    out += fmt::format("Bars: the median connect at each limit; a full bar is {}\n",
-                       format_duration(Micros{static_cast<std::int64_t>(full)}));
+    std::string out;
+    wrap_into(out, "",
+              fmt::format("Staircase: refused connects with {} set to {}..{}, {} probe(s) per "
+                          "limit",
+                          syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit,
+                          r.count),
+              2, width);
     if (r.incomplete)
         out += "INCOMPLETE: interrupted before every probe finished\n";
     for (const auto& note : r.notes)
-        out += fmt::format("Note: {}\n", note);
+        wrap_into(out, "", fmt::format("Note: {}", note), 2, width);
     for (const auto& a : r.addresses) {
         out += fmt::format("\n{}{}  [{}]\n", endpoint_string(a.address),
                            a.reserved ? " (a closed port loopcheck reserved)" : "",
                            staircase_shape_name(a.shape));
-        step_table(out, a, style, full);
+        step_table(out, a, style, width, full);
         if (a.fit_ms) {
             std::string limits;
             for (int l : a.fitted_limits)
                 limits += fmt::format("{}{}", limits.empty() ? "" : ",", l);
-            out += wrapped("  ",
-                           fmt::format("Fit: {} per retry, {} at no retry (least squares over "
-                                       "limits {})",
-                                       fitted_ms(a.fit_ms->slope, true),
-                                       fitted_ms(a.fit_ms->intercept, false), limits),
-                           4, style.width);
+            wrap_into(out, "  ",
+                      fmt::format("Fit: {} per retry, {} at no retry (least squares over limits "
+                                  "{})",
+                                  fitted_ms(a.fit_ms->slope, true),
+                                  fitted_ms(a.fit_ms->intercept, false), limits),
+                      4, width);
         }
-        out += wrapped("  ", a.conclusion, 2, style.width);
+        out += wrapped(a.conclusion, width);
     }
-    out += fmt::format("\nSystem: {} {}", r.system.os_name, r.system.os_version);
+    std::string facts = fmt::format("System: {} {}", r.system.os_name, r.system.os_version);
     for (const auto& [k, v] : r.system.tcp_settings)
-        out += fmt::format("; {}={}", k, v);
-    out += fmt::format("; timeout {}\n", format_duration(r.timeout));
+        facts += fmt::format("; {}={}", k, v);
+    facts += fmt::format("; timeout {}", format_duration(r.timeout));
+    out += "\n";
+    wrap_into(out, "", facts, 2, width);
     return out;
 }
 

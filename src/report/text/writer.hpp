@@ -31,12 +31,24 @@ public:
     /// Appends `text` wrapped at the width, the first line after `first`
     /// and the rest indented by `indent` spaces.
     void wrapped(std::string_view first, std::string_view text, std::size_t indent) {
-        wrap_into(out_, first, text, indent, static_cast<std::size_t>(std::max(40, style_.width)));
+        wrap_into(out_, first, text, indent, width());
     }
+
+    /// The columns a line may take: the style's width, 40 at the least.
+    std::size_t width() const { return static_cast<std::size_t>(std::max(40, style_.width)); }
+
+    bool verbose() const { return style_.verbose; }
 
     void line(std::string_view s = {}) {
         out_ += s;
         out_ += '\n';
+    }
+
+    /// A blank line, unless the last line already is one (or nothing was
+    /// written): sections that may be empty never leave two.
+    void blank() {
+        if (!out_.empty() && !out_.ends_with("\n\n"))
+            out_ += '\n';
     }
 
     std::string take() { return std::move(out_); }

@@ -1,0 +1,195 @@
+// The one table renderer of the text reports: fit the columns to the width,
+// wrap each cell by words inside its column (issue 24: rows of the client
+// table broke mid-word across the whole row at 80 and 120 columns).
+#include "report/text/table.hpp"
+
+#include "loopcheck/core/text.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace loopcheck::text {
+
+namespace {
+
+/// Bytes of `s` that make up its first `cols` columns (UTF-8 aware).
+std::size_t prefix_bytes(std::string_view s, std::size_t cols) {
+    std::size_t i = 0, seen = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if ((c & 0xC0) != 0x80) {
+            if (seen == cols)
+                break;
+            ++seen;
+        }
+        ++i;
+    }
+    return i;
+}
+
+std::size_t longest_word(std::string_view s) {
+    std::size_t best = 0;
+    while (!s.empty()) {
+        const auto space = s.find(' ');
+        best = std::max(best, columns(s.substr(0, space)));
+        if (space == std::string_view::npos)
+            break;
+        s.remove_prefix(space + 1);
+    }
+    return best;
+}
+
+/// `cell` in lines of at most `width` columns, broken at spaces; a word
+/// wider than the column is cut.
+std::vector<std::string> wrap_cell(std::string_view cell, std::size_t width) {
+    std::vector<std::string> out;
+    if (columns(cell) <= width) {
+        out.emplace_back(cell);
+        return out;
+    }
+    std::string line;
+    std::size_t line_cols = 0;
+    while (!cell.empty()) {
+        const auto space = cell.find(' ');
+        std::string_view word = cell.substr(0, space);
+        cell = space == std::string_view::npos ? std::string_view{} : cell.substr(space + 1);
+        if (word.empty())
+            continue;
+        auto word_cols = columns(word);
+        if (line_cols > 0 && line_cols + 1 + word_cols > width) {
+            out.push_back(std::move(line));
+            line.clear();
+            line_cols = 0;
+        }
+        while (word_cols > width) { // a word wider than the column: cut
+            if (line_cols > 0) {
+                out.push_back(std::move(line));
+                line.clear();
+                line_cols = 0;
+            }
+            const auto cut = prefix_bytes(word, width);
+            out.emplace_back(word.substr(0, cut));
+            word.remove_prefix(cut);
+            word_cols = columns(word);
+        }
+        if (word.empty())
+            continue;
+        if (line_cols > 0) {
+            line += ' ';
+            ++line_cols;
+        }
+        line += word;
+        line_cols += word_cols;
+    }
+    if (!line.empty() || out.empty())
+        out.push_back(std::move(line));
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> table_lines(const Table& table, std::size_t width,
+                                     std::size_t* header_lines) {
+    std::size_t n = table.header.size();
+    for (const auto& r : table.rows)
+        n = std::max(n, r.size());
+    auto cell = [](const std::vector<std::string>& row, std::size_t c) -> std::string_view {
+        return c < row.size() ? std::string_view(row[c]) : std::string_view{};
+    };
+    // natural: the widest cell; body: the widest below the header (a header
+    // wider than its cells wraps first: one line for the whole table);
+    // floor: the longest word.
+    std::vector<std::size_t> natural(n, 0), body(n, 0), floor(n, 0);
+    auto measure = [&](const std::vector<std::string>& row, bool header) {
+        for (std::size_t c = 0; c < n; ++c) {
+            const auto cols = columns(cell(row, c));
+            natural[c] = std::max(natural[c], cols);
+            if (!header)
+                body[c] = std::max(body[c], cols);
+            floor[c] = std::max(floor[c], longest_word(cell(row, c)));
+        }
+    };
+    measure(table.header, true);
+    for (const auto& r : table.rows)
+        measure(r, false);
+    std::vector<std::size_t> shown; // columns with any text
+    for (std::size_t c = 0; c < n; ++c)
+        if (natural[c] > 0)
+            shown.push_back(c);
+    if (shown.empty())
+        return {};
+    const std::size_t gaps = 2 * (shown.size() - 1);
+    const std::size_t avail =
+        width > table.indent + gaps + shown.size() ? width - table.indent - gaps : shown.size();
+    auto w = natural;
+    auto total = [&] {
+        return std::accumulate(shown.begin(), shown.end(), std::size_t{0},
+                               [&](std::size_t s, std::size_t c) { return s + w[c]; });
+    };
+    // Narrow the widest column that can still give, one column at a time:
+    // first the headers down to their cells, then each column down to its
+    // longest word, then (a last resort) below.
+    for (const int stage : {0, 1, 2}) {
+        while (total() > avail) {
+            std::size_t best = n;
+            for (const auto c : shown) {
+                const std::size_t least = stage == 0 ? std::max({body[c], floor[c], std::size_t{1}})
+                                          : stage == 1 ? std::max<std::size_t>(floor[c], 1)
+                                                       : 1;
+                if (w[c] > least && (best == n || w[c] > w[best]))
+                    best = c;
+            }
+            if (best == n)
+                break;
+            --w[best];
+        }
+    }
+    std::vector<std::string> out;
+    auto emit = [&](const std::vector<std::string>& row) {
+        std::vector<std::vector<std::string>> parts;
+        std::size_t height = 1;
+        for (const auto c : shown) {
+            parts.push_back(wrap_cell(cell(row, c), w[c]));
+            height = std::max(height, parts.back().size());
+        }
+        for (std::size_t h = 0; h < height; ++h) {
+            std::string line(table.indent, ' ');
+            for (std::size_t i = 0; i < shown.size(); ++i) {
+                const std::string_view text =
+                    h < parts[i].size() ? std::string_view(parts[i][h]) : std::string_view();
+                if (i + 1 < shown.size()) {
+                    append_padded(line, text, w[shown[i]]);
+                    line += "  ";
+                } else {
+                    line += text;
+                }
+            }
+            while (!line.empty() && line.back() == ' ')
+                line.pop_back();
+            out.push_back(std::move(line));
+        }
+    };
+    if (!table.header.empty())
+        emit(table.header);
+    if (header_lines)
+        *header_lines = out.size();
+    for (const auto& r : table.rows)
+        emit(r);
+    return out;
+}
+
+void write_table(Writer& w, const Table& table) {
+    std::size_t header_lines = 0;
+    const auto lines = table_lines(table, w.width(), &header_lines);
+    // The header dimmed as one block, however many lines it wrapped to.
+    if (header_lines > 0) {
+        std::string head;
+        for (std::size_t i = 0; i < header_lines; ++i)
+            head += (i > 0 ? "\n" : "") + lines[i];
+        w.line(w.paint(head, colors::dim));
+    }
+    for (std::size_t i = header_lines; i < lines.size(); ++i)
+        w.line(lines[i]);
+}
+
+} // namespace loopcheck::text
