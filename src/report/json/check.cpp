@@ -2,7 +2,6 @@
 // docs/report.schema.json. Durations are milliseconds with microsecond
 // precision.
 #include "loopcheck/report/json.hpp"
-
 #include "report/json/pieces.hpp"
 #include "report/json/writer.hpp"
 
@@ -136,6 +135,12 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
         w.end_object();
         w.key("client").value(c.client);
         w.key("algorithm").value(c.algorithm);
+        w.key("libraries").begin_array();
+        for (const auto& l : c.libraries)
+            w.value(l);
+        w.end_array();
+        w.key("reuse").value(reuse_name(c.reuse));
+        w.key("reuse_note").value(c.reuse_note);
         prediction_fields(w, c.prediction);
         w.key("windows");
         if (c.windows)

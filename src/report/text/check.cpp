@@ -2,11 +2,10 @@
 // resolver order, findings, what each client pays, and the fix; system
 // facts last.
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/report/text.hpp"
-
-#include "report/text/writer.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/report/text.hpp"
+#include "report/text/writer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -196,6 +195,17 @@ void client_table(Writer& w, const TargetReport& t) {
         const auto& c = clients[i];
         w.line(row(c.client, c.algorithm, here[i], c.windows ? prediction_cell(*c.windows) : ""));
     }
+    // Which libraries each client is, and whether a second request pays
+    // again: once per id, since a client's rows share both.
+    w.line(w.paint("  Libraries, and whether a second request reuses the connection", dim));
+    std::vector<std::string_view> said;
+    for (const auto& c : clients) {
+        if (c.libraries.empty() || std::find(said.begin(), said.end(), c.id) != said.end())
+            continue;
+        said.push_back(c.id);
+        w.wrapped(fmt::format("  {}: ", c.id),
+                  fmt::format("{}. Reuse: {}.", fmt::join(c.libraries, ", "), c.reuse_note), 4);
+    }
 }
 
 /// The measured cell: the median round, with the spread when several ran.
@@ -311,8 +321,8 @@ void target_section(Writer& w, const Report& r, const TargetReport& t) {
         for (const auto& f : t.diagnosis.findings) {
             std::string head = "  ";
             append_padded(head, severity_name(f.severity), 8);
-            head += fmt::format(" {}{}: ", f.id,
-                                f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
+            head +=
+                fmt::format(" {}{}: ", f.id, f.cause.empty() ? "" : fmt::format(" ({})", f.cause));
             w.wrapped(w.paint(head, severity_color(f.severity)), f.message, 4);
         }
     }
