@@ -128,21 +128,14 @@ class Unavailable(Exception):
     """The client is not installed in this environment."""
 
 
-# The module a Python probe mode needs beyond the standard library.
-PYTHON_MODULES = {"requests": "requests", "httpx": "httpx", "httpx-async": "httpx",
-                  "aiohttp": "aiohttp"}
-
-
 def python_probe(env: Env, mode: str, warm: int, port: int) -> dict:
     if not env.has("python3"):
         raise Unavailable("python3 is not installed")
-    module = PYTHON_MODULES.get(mode)
-    if module:
-        check = run_bounded(env.cmd(["python3", "-c", f"import {module}"]))
-        if check.returncode != 0:
-            raise Unavailable(f"python3 has no {module} module")
-    return json_line(run_bounded(env.cmd(["python3", f"{env.inner}/probe.py", mode, "localhost",
-                                          str(warm), str(port)])))
+    r = json_line(run_bounded(env.cmd(["python3", f"{env.inner}/probe.py", mode, "localhost",
+                                       str(warm), str(port)])))
+    if "unavailable" in r:  # the probe could not import the library
+        raise Unavailable(r["unavailable"])
+    return r
 
 
 def node_probe(env: Env, mode: str, warm: int, port: int) -> dict:
