@@ -15,11 +15,11 @@ clients_prepare_pids=()
 # PHP), prepared in the background now: unpacked from /var/cache/loopcheck-ci
 # in seconds when cached, else debootstrap and apt-get (minutes, once; a
 # change of prepare-root.sh's package list or recipe number is a new cache
-# key). Issue 25's clients and scenario add about 3 minutes to the clients.*
-# tests on this shared two-core machine under load (9 more clients, about
-# 15 to 35 s a scenario with both roots side by side, and the
-# v4first-v4only scenario, about 60 s); the tarballs grow by about 160 MB
-# (Debian 12) and 135 MB (Debian 13). The clients.* tests, run by the README's test
+# key). Issue 25's clients and scenario add about 2 to 3 minutes to the
+# clients.* tests on this shared two-core machine (9 more clients: 15 to
+# 35 s a scenario with both roots side by side; the v4first-v4only scenario:
+# 35 s, 60 s under a load of 15; all six scenarios took 309 s in one run);
+# the tarballs grow by about 160 MB (Debian 12) and 135 MB (Debian 13). The clients.* tests, run by the README's test
 # command, wait for them (LOOPCHECK_CLIENT_ROOTS); CI=true makes a core
 # client that cannot run a failure instead of a skip. Waited for by
 # clients_wait.
