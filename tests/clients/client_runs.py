@@ -45,13 +45,23 @@ CLIENTS = (
     Client("python-urllib", "python", "Python urllib", True),
     Client("python-socket", "python", "Python socket.create_connection", True),
     Client("python-asyncio", "python-asyncio", "Python asyncio, happy_eyeballs_delay=0.25", True),
+    Client("python-asyncio-default", "python-asyncio-default", "Python asyncio.open_connection, no delay",
+           True),
+    Client("python-httpx", "python", "Python httpx.Client", True),
+    Client("python-httpx-async", "python-httpx-async", "Python httpx.AsyncClient", True),
+    Client("python-aiohttp", "python-aiohttp", "Python aiohttp", True),
     Client("curl", "curl", "curl", True),
     Client("wget", "wget", "wget", True),
     Client("node-http", "node", "Node http.get", True),
     Client("node-fetch", "node", "Node fetch", True),
+    Client("node-net-noauto", "node-no-autoselect", "Node net.connect, autoSelectFamily false", True),
     Client("java-socket", "java-socket", "Java Socket", True),
     Client("java-httpclient", "java-httpclient", "Java HttpClient", True),
     Client("go", "go", "Go net.Dial", False),
+    Client("ruby", "ruby", "Ruby Net::HTTP", True),
+    Client("perl-http-tiny", "perl", "Perl HTTP::Tiny", True),
+    Client("perl-lwp", "perl", "Perl LWP::UserAgent", True),
+    Client("php", "php", "PHP file_get_contents", True),
 )
 
 
@@ -76,7 +86,9 @@ class Env:
     def has(self, tool: str) -> bool:
         if self.root is None:
             return shutil.which(tool) is not None
-        return any((self.root / d / tool).exists() for d in ("usr/local/bin", "usr/bin", "bin"))
+        # lexists: /usr/bin/php is a link to /etc/alternatives/php, an
+        # absolute link that only resolves inside the root.
+        return any(os.path.lexists(self.root / d / tool) for d in ("usr/local/bin", "usr/bin", "bin"))
 
 
 SUITE_TITLES = {"bookworm": "Debian 12", "trixie": "Debian 13"}
@@ -119,12 +131,11 @@ class Unavailable(Exception):
 def python_probe(env: Env, mode: str, warm: int, port: int) -> dict:
     if not env.has("python3"):
         raise Unavailable("python3 is not installed")
-    if mode == "requests":
-        check = run_bounded(env.cmd(["python3", "-c", "import requests"]))
-        if check.returncode != 0:
-            raise Unavailable("python3 has no requests module")
-    return json_line(run_bounded(env.cmd(["python3", f"{env.inner}/probe.py", mode, "localhost",
-                                          str(warm), str(port)])))
+    r = json_line(run_bounded(env.cmd(["python3", f"{env.inner}/probe.py", mode, "localhost",
+                                       str(warm), str(port)])))
+    if "unavailable" in r:  # the probe could not import the library
+        raise Unavailable(r["unavailable"])
+    return r
 
 
 def node_probe(env: Env, mode: str, warm: int, port: int) -> dict:
@@ -132,6 +143,19 @@ def node_probe(env: Env, mode: str, warm: int, port: int) -> dict:
         raise Unavailable("node is not installed")
     return json_line(run_bounded(env.cmd(["node", f"{env.inner}/probe.js", mode, "localhost",
                                           str(warm), str(port)])))
+
+
+def script_probe(env: Env, tool: str, argv: list[str], warm: int, port: int,
+                 needs: str | None = None) -> dict:
+    """A probe script run by `tool` (ruby, perl, php); `needs` is a module
+    the script loads, checked first so that its absence is a skip."""
+    if not env.has(tool):
+        raise Unavailable(f"{tool} is not installed")
+    if needs:
+        check = run_bounded(env.cmd([tool, f"-M{needs}", "-e", "1"]))
+        if check.returncode != 0:
+            raise Unavailable(f"{tool} has no {needs}")
+    return json_line(run_bounded(env.cmd([tool, *argv, "localhost", str(warm), str(port)])))
 
 
 def java_probe(env: Env, mode: str, warm: int, port: int) -> dict:
@@ -242,6 +266,25 @@ def measure(env: Env, client: Client, port: int) -> dict:
             return python_probe(env, "socket", w, port)
         case "python-asyncio":
             return python_probe(env, "asyncio", w, port)
+        case "python-asyncio-default":
+            return python_probe(env, "asyncio-default", w, port)
+        case "python-httpx":
+            return python_probe(env, "httpx", w, port)
+        case "python-httpx-async":
+            return python_probe(env, "httpx-async", w, port)
+        case "python-aiohttp":
+            return python_probe(env, "aiohttp", w, port)
+        case "node-net-noauto":
+            return node_probe(env, "net-noauto", w, port)
+        case "ruby":
+            return script_probe(env, "ruby", [f"{env.inner}/probe.rb"], w, port)
+        case "perl-http-tiny":
+            return script_probe(env, "perl", [f"{env.inner}/probe.pl", "http-tiny"], w, port)
+        case "perl-lwp":
+            return script_probe(env, "perl", [f"{env.inner}/probe.pl", "lwp"], w, port,
+                                needs="LWP::UserAgent")
+        case "php":
+            return script_probe(env, "php", [f"{env.inner}/probe.php"], w, port)
         case "curl":
             return curl_probe(env, w, port)
         case "wget":

@@ -20,8 +20,11 @@ cache=${LOOPCHECK_CI_CACHE:-/var/cache/loopcheck-ci}
 
 # The clients the harness runs, the same list for both releases. Java's
 # single-file source launch (java Probe.java) needs the compiler module, which
-# is in the JDK package, not in the JRE.
-packages=(python3 python3-requests curl wget nodejs default-jdk-headless golang-go)
+# is in the JDK package, not in the JRE. httpx (sync, and AsyncClient on
+# anyio), aiohttp, Ruby, Perl (HTTP::Tiny in perl, LWP in libwww-perl) and PHP
+# run the python-httpx-async, python-aiohttp, ruby, perl and php rows.
+packages=(python3 python3-requests curl wget nodejs default-jdk-headless golang-go
+    python3-httpx python3-anyio python3-aiohttp ruby perl libwww-perl php-cli)
 
 if (($# != 2)); then
     echo "usage: prepare-root.sh bookworm|trixie DIR | prepare-root.sh --cleanup DIR" >&2
@@ -43,12 +46,14 @@ fail() {
 # Debian 13's Wine (10) runs the Windows clients of windows_ioctl.py; Debian
 # 12's Wine 8 cannot start Go >= 1.22 programs (no bcryptprimitives.dll).
 [[ $suite == bookworm ]] || packages+=(wine64 wine)
+# aiohttp >= 3.10 connects through aiohappyeyeballs (Debian 13 only).
+[[ $suite == bookworm ]] || packages+=(python3-aiohappyeyeballs)
 (($(id -u) == 0)) || fail "needs root (make-root, chroot)"
 rm -f "$dir/.loopcheck-clients-ready" "$dir/.loopcheck-clients-failed"
 "$repo/.ci/make-root" "$suite" "$dir" || fail ".ci/make-root $suite $dir failed"
 
 # Bump when a step below changes what ends up in the root.
-recipe=2
+recipe=3
 key=$(echo "$suite ${packages[*]} $recipe" | sha256sum | cut -c1-12)
 tar=$cache/clients-$suite-$key.tar
 mkdir -p "$cache"

@@ -55,9 +55,22 @@ const ClientContext linux_localhost{"localhost", Os::linux_};
 } // namespace
 
 TEST_CASE("every row has an id from the contract and a range that holds together", "[clients]") {
-    const std::set<std::string> ids{"python", "python-asyncio", "dotnet",
-                                    "curl",   "wget",           "node",
-                                    "go",     "java-socket",    "java-httpclient"};
+    const std::set<std::string> ids{"python",
+                                    "python-httpx-async",
+                                    "python-aiohttp",
+                                    "python-asyncio",
+                                    "python-asyncio-default",
+                                    "dotnet",
+                                    "curl",
+                                    "wget",
+                                    "node",
+                                    "node-no-autoselect",
+                                    "go",
+                                    "java-socket",
+                                    "java-httpclient",
+                                    "ruby",
+                                    "perl",
+                                    "php"};
     std::set<std::string> seen;
     for (const auto& m : client_models()) {
         INFO(m.name);

@@ -32,6 +32,18 @@ enum class AddressSource : std::uint8_t {
     /// Go's own resolver off Windows: the addresses sorted by RFC 6724's
     /// default precedence, whatever gai.conf says (::1 before 127.0.0.1).
     go_rfc6724,
+    /// anyio's connect_tcp (httpx.AsyncClient): the resolver's addresses
+    /// with the first IPv6 one moved to the front and the first IPv4 one
+    /// after it second, whatever gai.conf says; the rest keep their order.
+    anyio_ipv6_first,
+};
+
+/// Whether a second request to the same server reuses the first one's
+/// connection, so a slow connect is paid once, not on every call.
+enum class Reuse : std::uint8_t {
+    per_call, ///< every request (or every call of the raw API) opens a new connection
+    pooled,   ///< one client object keeps its connections: paid once per client
+    depends,  ///< some of the row's APIs pool and some do not (ClientModel::reuse_note)
 };
 
 /// The versions a row covers: min <= v < below; empty means unbounded.
@@ -51,7 +63,15 @@ struct ClientModel {
     AddressSource source;
     bool ipv6_first;            ///< reorders to try IPv6 first (curl >= 8.10)
     bool retry_refused = false; ///< connects once more after a refusal (Java HttpClient)
+    /// The libraries and SDKs a user knows that connect this way, ", "
+    /// between them: "openai (OpenAI), ollama (Client), ...".
+    std::string_view libraries = {};
+    Reuse reuse = Reuse::per_call;
+    std::string_view reuse_note = {}; ///< for people: which calls reuse and which do not
 };
+
+/// "per_call", "pooled", "depends": the JSON report's words.
+std::string_view reuse_name(Reuse r) noexcept;
 
 /// The clients every report lists, in a fixed order.
 std::span<const ClientModel> client_models();

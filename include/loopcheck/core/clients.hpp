@@ -96,6 +96,9 @@ struct ClientImpact {
     std::optional<std::string> below_version; ///< VersionRange::below, when bounded
     std::string client;
     std::string algorithm;
+    std::vector<std::string> libraries; ///< ClientModel::libraries, one name each
+    Reuse reuse = Reuse::per_call;
+    std::string reuse_note;
     ConnectPrediction prediction;
     /// Off Windows: what the same set-up costs this client on Windows.
     std::optional<ConnectPrediction> windows;

@@ -135,6 +135,12 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
         w.end_object();
         w.key("client").value(c.client);
         w.key("algorithm").value(c.algorithm);
+        w.key("libraries").begin_array();
+        for (const auto& l : c.libraries)
+            w.value(l);
+        w.end_array();
+        w.key("reuse").value(reuse_name(c.reuse));
+        w.key("reuse_note").value(c.reuse_note);
         prediction_fields(w, c.prediction);
         w.key("windows");
         if (c.windows) {

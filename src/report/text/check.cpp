@@ -155,6 +155,17 @@ void client_table(Writer& w, const TargetReport& t) {
         table.rows.push_back({c.client, c.algorithm, prediction_cell(c.prediction),
                               c.windows ? prediction_cell(*c.windows) : ""});
     text::write_table(w, table);
+    // Which libraries each client is, and whether a second request pays
+    // again: once per id, since a client's rows share both.
+    w.line(w.paint("  Libraries, and whether a second request reuses the connection", dim));
+    std::vector<std::string_view> said;
+    for (const auto& c : clients) {
+        if (c.libraries.empty() || std::find(said.begin(), said.end(), c.id) != said.end())
+            continue;
+        said.push_back(c.id);
+        w.wrapped(fmt::format("  {}: ", c.id),
+                  fmt::format("{}. Reuse: {}.", fmt::join(c.libraries, ", "), c.reuse_note), 4);
+    }
 }
 
 /// The rows folded by outcome (core/client_fold): a line or two per cost,

@@ -1,14 +1,17 @@
-// Node's http.get and fetch, timed in-process after a warm-up request:
-//   node probe.js http|fetch HOST WARMPORT PORT
-// prints one JSON line for tests/clients/harness.py. http.get: from the call
-// to the socket's 'connect' event or the error; fetch: see viaFetch.
+// Node's http.get, fetch and net.connect with autoSelectFamily off, timed
+// in-process after a warm-up request:
+//   node probe.js http|fetch|net-noauto HOST WARMPORT PORT
+// prints one JSON line for tests/clients/harness.py. http.get and
+// net-noauto: from the call to the socket's 'connect' event or the error;
+// fetch: see viaFetch.
 'use strict';
 const http = require('node:http');
+const net = require('node:net');
 const { performance } = require('node:perf_hooks');
 
 const [mode, host, warmPort, port] = process.argv.slice(2);
-if (!['http', 'fetch'].includes(mode) || !port) {
-  process.stderr.write('usage: node probe.js http|fetch HOST WARMPORT PORT\n');
+if (!['http', 'fetch', 'net-noauto'].includes(mode) || !port) {
+  process.stderr.write('usage: node probe.js http|fetch|net-noauto HOST WARMPORT PORT\n');
   process.exit(2);
 }
 
@@ -29,6 +32,20 @@ function viaHttp(p) {
       }));
     });
     req.on('error', (e) => finish({ connected: false, ms: performance.now() - start, error: String(e.code || e) }));
+  });
+}
+
+// net.connect({autoSelectFamily: false}): the first address dns.lookup
+// gives, nothing else (what --no-network-family-autoselection makes the default).
+function viaNetNoAuto(p) {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const s = net.connect({ host, port: Number(p), autoSelectFamily: false });
+    s.on('connect', () => {
+      resolve({ connected: true, ms: performance.now() - start, peer: `${s.remoteAddress}:${s.remotePort}` });
+      s.destroy();
+    });
+    s.on('error', (e) => resolve({ connected: false, ms: performance.now() - start, error: String(e.code || e) }));
   });
 }
 
@@ -73,7 +90,7 @@ async function viaFetch(p) {
 }
 
 (async () => {
-  const run = mode === 'http' ? viaHttp : viaFetch;
+  const run = { http: viaHttp, fetch: viaFetch, 'net-noauto': viaNetNoAuto }[mode];
   await run(warmPort);
   const r = await run(port);
   r.version = process.versions.node;
