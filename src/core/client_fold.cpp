@@ -29,6 +29,15 @@ std::string base_name(const std::string& client) {
     return client;
 }
 
+/// "Python" of "Python aiohttp < 3.10", "Node.js" of "Node.js, autoSelectFamily:
+/// false": the first word, a trailing comma dropped.
+std::string first_word(const std::string& client) {
+    auto word = client.substr(0, client.find(' '));
+    if (!word.empty() && word.back() == ',')
+        word.pop_back();
+    return word;
+}
+
 bool same_outcome(const ConnectPrediction& a, const ConnectPrediction& b) {
     return a.connected == b.connected && a.lower_bound == b.lower_bound;
 }
@@ -119,7 +128,7 @@ std::vector<ClientGroup> fold_clients(std::span<const ClientImpact> rows, FoldOn
     return groups;
 }
 
-std::string group_time(const ClientGroup& g) {
+std::string group_span(const ClientGroup& g) {
     const std::string bound = g.lower_bound ? ">= " : "";
     // A range only where the members' times read differently; the unit once
     // where both ends share it ("200 to 300 ms").
@@ -134,22 +143,32 @@ std::string group_time(const ClientGroup& g) {
         t = same_unit ? fmt::format("{} to {}", lo.substr(0, lo_space), hi)
                       : fmt::format("{} to {}", lo, hi);
     }
-    return g.connected ? t : fmt::format("fails after {}", t);
+    return t;
+}
+
+std::string group_time(const ClientGroup& g) {
+    return g.connected ? group_span(g) : fmt::format("fails after {}", group_span(g));
 }
 
 std::string group_names(const ClientGroup& g) {
     std::string out;
     std::string previous_base;
+    std::string previous_word;
     for (const auto& name : g.names) {
         const auto base = base_name(name);
+        const auto word = first_word(name);
         if (!out.empty())
             out += ", ";
-        // "curl 7.78.0 to 8.2.0, >= 8.22": a client's name once in a row.
+        // "curl 7.78.0 to 8.2.0, >= 8.22": a client's name once in a row;
+        // "Python requests / urllib, aiohttp < 3.10": a language once too.
         if (base == previous_base && name.size() > base.size())
             out += name.substr(base.size() + 1);
+        else if (word == previous_word && name.size() > word.size() + 1)
+            out += name.substr(name.find(' ') + 1);
         else
             out += name;
         previous_base = base;
+        previous_word = word;
     }
     return out;
 }

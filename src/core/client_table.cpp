@@ -354,7 +354,7 @@ constexpr std::array<ClientModel, 31> models{{
      node_reuse},
     {"node-no-autoselect",
      {"18.13.0", ""},
-     "Node.js, autoSelectFamily: false",
+     "Node.js with autoSelectFamily: false",
      "first address only; Windows: no SYN retries on loopback",
      ConnectAlgorithm::first_address,
      0ms,

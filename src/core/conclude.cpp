@@ -45,6 +45,7 @@ void conclude_target(TargetReport& t, const ConcludeContext& c) {
     in.timeout = c.timeout;
     in.os = c.os;
     in.expect_refused = c.expect_refused;
+    in.own_listener = c.own_listener;
     in.listen_overflows = c.listen_overflows;
     in.curl_localhost = curl_obs;
     if (t.listeners)

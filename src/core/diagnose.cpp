@@ -210,7 +210,7 @@ void Diagnoser::client_findings() {
     // Every row that fails or waits here is named by a finding, so the
     // verdict never says OK over a failing row. Under --expect refused the
     // rows are expected to fail (not-refused covers an accept).
-    if (in_.expect_refused || !(first_accept_ || some_client_connects()))
+    if (in_.expect_refused || in_.own_listener || !(first_accept_ || some_client_connects()))
         return;
     std::vector<std::string> failing, slow;
     for (const auto& c : d_.clients) {

@@ -19,16 +19,19 @@ namespace loopcheck {
 namespace {
 
 /// Summarises and diagnoses every target; targets from index
-/// `expect_refused_from` on are expected to refuse.
+/// `expect_refused_from` on are expected to refuse. Such a run is the
+/// self-check, and the targets before them are its own listener.
 void conclude(Report& report, const CheckRequest& opt, std::size_t expect_refused_from) {
     for (std::size_t i = 0; i < report.targets.size(); ++i) {
         auto& tr = report.targets[i];
         if (!tr.resolve_error)
             for (const auto& spec : opt.emulate)
                 tr.emulations.push_back({spec, {}, {}, {}, 0});
-        conclude_target(tr,
-                        {opt.threshold, opt.timeout, report.system.os,
-                         opt.expect_refused || i >= expect_refused_from, report.listen_overflows});
+        ConcludeContext context{opt.threshold, opt.timeout, report.system.os,
+                                opt.expect_refused || i >= expect_refused_from,
+                                report.listen_overflows};
+        context.own_listener = expect_refused_from != SIZE_MAX && i < expect_refused_from;
+        conclude_target(tr, context);
         if (!opt.keep_client_rows)
             std::vector<ClientImpact>().swap(tr.diagnosis.clients);
     }

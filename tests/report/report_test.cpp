@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -553,7 +552,14 @@ Report self_check_report() {
     a6.samples = {linux_sample(Outcome::refused, 21us)};
     c6.addresses = {a6};
     r.targets.push_back(c6);
-    finish(r);
+    // As run_self_check concludes them (run/measure.cpp): its own listener,
+    // then closed ports that are meant to refuse.
+    for (std::size_t i = 0; i < r.targets.size(); ++i) {
+        ConcludeContext c{r.threshold, r.timeout, r.system.os, i > 0, std::nullopt};
+        c.own_listener = i == 0;
+        conclude_target(r.targets[i], c);
+        r.exit_code = exit_code::combine(r.exit_code, r.targets[i].diagnosis.exit_code);
+    }
     SelfCheck s;
     s.listener_port = 40001;
     s.closed_port_v4 = 40002;

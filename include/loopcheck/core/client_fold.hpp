@@ -35,6 +35,9 @@ std::vector<ClientGroup> fold_clients(std::span<const ClientImpact> rows, FoldOn
 /// "fails after 0.700 ms", ">= 5.00 s".
 std::string group_time(const ClientGroup& g);
 
+/// The time alone, without "fails after": "0.700 ms", "200 to 300 ms".
+std::string group_span(const ClientGroup& g);
+
 /// The group's names joined, a client's name said once where its runs
 /// follow each other: "curl 7.78.0 to 8.2.0, >= 8.22, Go net.Dial".
 std::string group_names(const ClientGroup& g);

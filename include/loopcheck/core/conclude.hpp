@@ -22,6 +22,10 @@ struct ConcludeContext {
     /// The kernel's ListenOverflows before and after the probes (Linux),
     /// for the accept-queue-full finding; nullopt elsewhere.
     std::optional<ListenOverflows> listen_overflows;
+    /// The target is loopcheck's own throwaway listener (the self-check's),
+    /// single-stack on purpose: which clients cannot reach it is the
+    /// self-check's statement, not a finding about a server.
+    bool own_listener = false;
 };
 
 /// Fills every address's summary, the target's diagnosis and each

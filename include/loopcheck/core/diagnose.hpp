@@ -92,6 +92,9 @@ struct DiagnosisInput {
     Micros timeout{5'000'000};
     Os os = Os::other;
     bool expect_refused = false;
+    /// ConcludeContext::own_listener: no clients-fail or clients-slow
+    /// finding, so the verdict is about what the probe measured.
+    bool own_listener = false;
     /// What listens on the target's port on this machine
     /// (platform::list_listeners), when the target is local and the table
     /// could be read; nullopt otherwise. Findings and fixes then name the

@@ -277,14 +277,34 @@ bool said_in_verdict(const Finding& f, std::string_view verdict) {
     return m.size() >= 20 && verdict.find(m) != std::string_view::npos;
 }
 
+/// Whether another line of the one-screen view already says what `f`
+/// says: the client fold (or its one-line "every client" form) names every
+/// row clients-fail and clients-slow list, with its cost; a fallback-penalty
+/// or server-down finding times the slow refusal of the address it names,
+/// and the address table holds that refusal's retries and its time without
+/// them.
+bool said_elsewhere_on_screen(const Finding& f, const TargetReport& t) {
+    if (f.id == finding_id::clients_fail || f.id == finding_id::clients_slow)
+        return !t.diagnosis.clients.empty();
+    if (f.id != finding_id::slow_refusal || !f.address)
+        return false;
+    return std::any_of(
+        t.diagnosis.findings.begin(), t.diagnosis.findings.end(), [&](const Finding& o) {
+            return (o.id == finding_id::fallback_penalty || o.id == finding_id::server_down) &&
+                   o.message.find(endpoint_string(*f.address)) != std::string::npos;
+        });
+}
+
 /// The findings, most severe first; info ones with -v only (one line
-/// says how many were left out).
+/// says how many were left out), but for ipv6-off, which is the reason
+/// ::1 fails and replaces the resolution note that -v shows.
 void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
     // One screen: the info findings with -v, and a finding said of each
     // address in turn (slow-refusal) once, with how many more like it.
     std::vector<std::pair<const Finding*, std::size_t>> shown; // and its repeats
     for (const auto* f : by_severity(t.diagnosis.findings)) {
-        if (f->severity == Severity::info && !w.verbose()) {
+        if (!w.verbose() && ((f->severity == Severity::info && f->id != finding_id::ipv6_off) ||
+                             said_elsewhere_on_screen(*f, t))) {
             ++hidden;
             continue;
         }
@@ -360,9 +380,20 @@ void clients_lines(Writer& w, const TargetReport& t) {
         const auto worst =
             std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });
         const auto& g = worst != groups.end() ? *worst : groups.front();
-        w.wrapped(
-            "  ",
-            fmt::format("On Windows the costliest pay {}: {}.", group_time(g), group_names(g)), 4);
+        // Two lines at most: the first few names, the rest with -v (the
+        // fold above already named them all once).
+        ClientGroup shown = g;
+        constexpr std::size_t names_shown = 3;
+        std::string more;
+        if (shown.names.size() > names_shown + 1) {
+            more = fmt::format(" and {} more (-v)", shown.names.size() - names_shown);
+            shown.names.resize(names_shown);
+        }
+        w.wrapped("  ",
+                  fmt::format("On Windows the costliest {} {}: {}{}.",
+                              g.connected ? "connect in" : "fail after", group_span(g),
+                              group_names(shown), more),
+                  4);
     }
 }
 

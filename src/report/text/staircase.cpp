@@ -102,6 +102,9 @@ std::string render_text(const StaircaseReport& r, const TextStyle& style) {
                           syn_limit_option(r.system.os), from_one ? 1 : 0, staircase_max_limit,
                           r.count),
               2, width);
+    const double full = bar_scale(r);
+    out += fmt::format("Bars: the median connect at each limit; a full bar is {}\n",
+                       format_duration(Micros{static_cast<std::int64_t>(full)}));
     if (r.incomplete)
         out += "INCOMPLETE: interrupted before every probe finished\n";
     for (const auto& note : r.notes)
