@@ -3,10 +3,10 @@
 _loopcheck_options() {
     case "$1" in
         audit) echo "-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --no-pair" ;;
-        listen) echo "-h --help --for --allow-any -q --quiet" ;;
+        listen) echo "-h --help --for --allow-any --format --json --markdown --color -v --verbose -q --quiet" ;;
         scan) echo "-h --help --no-probe --strict -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
-        staircase) echo "-h --help -n --count --ascii -t --timeout --json -v --verbose" ;;
-        wait) echo "-h --help --for --interval --all-addresses --strict --down --format --json --markdown -v --verbose -q --quiet" ;;
+        staircase) echo "-h --help -n --count --ascii -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
+        wait) echo "-h --help --for --interval --all-addresses --strict --down --format --json --markdown --color -v --verbose -q --quiet" ;;
         *) echo "-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --expect --quick --no-pair --syn-retries --max-probes --emulate" ;;
     esac
 }

@@ -158,7 +158,7 @@ Ctrl-C, SIGTERM or --for. Loopback addresses only unless --allow-any.
 Output: stdout gets one "listening on ADDRESS" line per socket, at once (so a
 script can read the port 0 picked); stderr gets one "accepted PEER on
 ADDRESS" line per connection (not with -q). --json: one JSON object per line
-on stdout for each event (listening, accepted, stopped; docs/usage.md);
+on stdout for each event (listening, accepted, stopped; man loopcheck);
 --markdown: a table of the listening sockets.
 
 Exit codes:

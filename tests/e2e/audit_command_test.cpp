@@ -341,7 +341,9 @@ TEST_CASE("the check names the listener localhost does not reach", "[cli][integr
     CHECK(r.exit_code == exit_code::partial);
     CHECK(r.out.rfind("PARTIAL:", 0) == 0);
     CHECK(contains(r.out, "listener-elsewhere"));
-    CHECK(contains(r.out, "clients-fail"));
+    // One screen: the client fold says which clients fail; -v the finding.
+    CHECK(contains(r.out, "fails after"));
+    CHECK(contains(run_loopcheck({"-v", "localhost:" + port_text(port)}).out, "clients-fail"));
     auto own = platform::list_listeners(port);
     REQUIRE(own);
     REQUIRE_FALSE(own->listeners.empty());

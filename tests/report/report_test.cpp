@@ -605,7 +605,7 @@ TEST_CASE("golden: the five common cases and the self-check at 80 columns", "[re
     check_golden("ipv6_only.md", render_markdown(ipv6_only_report()));
 }
 
-TEST_CASE("a single-target report is one 80x24 screen; the self-check 15 lines", "[report]") {
+TEST_CASE("a single-target report is one 80x24 screen, the self-check 15 lines", "[report]") {
     for (const auto& c : one_screen_cases) {
         INFO(c.golden);
         const auto text = render_text(c.make(), {false, 80});
@@ -635,7 +635,7 @@ TEST_CASE("no line is wider than the width it was given", "[report]") {
     }
 }
 
-TEST_CASE("-v carries every client row; the default folds them", "[report]") {
+TEST_CASE("the full report (-v) carries every client row, the default folds them", "[report]") {
     const auto r = windows_report();
     const auto full = render_text(r, {false, 80, true});
     const auto folded = render_text(r, {false, 80, false});
