@@ -38,11 +38,11 @@ Exit codes:
   6  partial: some clients fail; 7 --expect refused, but it accepted
   130 interrupted (the report so far is still printed)
   141 SIGPIPE: the reader of stdout went away
-  With several targets the first of 130, 5, 2, 4, 1, 3, 0 that applies wins.
+  With several targets the first of 130, 5, 2, 4, 7, 6, 1, 3, 0 that applies wins.
 
 Examples:
   loopcheck localhost:11434                  dev box: why is my client slow to reach Ollama?
-  loopcheck --json localhost:8000 >r.json    CI: the exit code says healthy (0), slow (1), down (3)
+  loopcheck --json localhost:8000 >r.json    CI: exit 0 healthy, 1 slow, 3 down, 6 partial
   loopcheck --markdown localhost:8000        bug ticket: a report to paste into the issue
   loopcheck --expect refused 127.0.0.1:9     test harness: a closed port must refuse fast
   loopcheck scan                             codebase: which localhost URLs cost ~2 s on Windows)";

@@ -163,7 +163,8 @@ std::string group_names(const ClientGroup& g) {
         // "Python requests / urllib, aiohttp < 3.10": a language once too.
         if (base == previous_base && name.size() > base.size())
             out += name.substr(base.size() + 1);
-        else if (word == previous_word && name.size() > word.size() + 1)
+        else if (word == previous_word && name.size() > word.size() + 1 &&
+                 !name.substr(word.size() + 1).starts_with("with "))
             out += name.substr(name.find(' ') + 1);
         else
             out += name;

@@ -515,7 +515,7 @@ TEST_CASE("server on [::1] only, stock hosts file: PARTIAL, not DOWN", "[diagnos
     in.listeners = std::span<const Listener>(ls);
     const auto d = diagnose(in);
     CHECK(d.exit_code == exit_code::partial);
-    CHECK(d.verdict.rfind("PARTIAL: localhost:18434 connects for curl only", 0) == 0);
+    CHECK(d.verdict.rfind("PARTIAL: localhost:18434 accepts only on an address it does not resolve to here", 0) == 0);
     CHECK(find(d, finding_id::listener_elsewhere));
     CHECK_FALSE(find(d, finding_id::server_down));
     auto* fail = find(d, finding_id::clients_fail);

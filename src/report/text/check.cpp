@@ -2,6 +2,7 @@
 // resolver order, findings, what each client pays, and the fix; system
 // facts last.
 #include "loopcheck/core/client_fold.hpp"
+#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
@@ -339,6 +340,20 @@ void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
 
 /// What the clients pay: one line per cost by default (the rows folded by
 /// outcome), every row with -v.
+/// "On Windows these fail after 2.00 s: Node.js 17 to 19, curl and 6 more
+/// (-v).": two lines at most, the rest of the names with -v (the fold above
+/// already named them all once).
+void windows_line(Writer& w, std::string_view what, const ClientGroup& g) {
+    ClientGroup shown = g;
+    constexpr std::size_t names_shown = 3;
+    std::string more;
+    if (shown.names.size() > names_shown + 1) {
+        more = fmt::format(" and {} more (-v)", shown.names.size() - names_shown);
+        shown.names.resize(names_shown);
+    }
+    w.wrapped("  ", fmt::format("{} {}: {}{}.", what, group_span(g), group_names(shown), more), 4);
+}
+
 void clients_lines(Writer& w, const TargetReport& t) {
     const auto& d = t.diagnosis;
     if (d.clients.empty())
@@ -374,26 +389,20 @@ void clients_lines(Writer& w, const TargetReport& t) {
         w.line("  What clients pay to connect (modelled; -v: each client)");
         client_fold(w, t, FoldOn::here);
     }
-    // Off Windows, the costliest group there: the projection in one line.
+    // Off Windows, the projection in a line or two: the clients that fail
+    // there while others connect, then the costliest that connect (or, when
+    // none does, the first that fail).
     if (windows && !d.clients_agree_on_windows) {
         const auto groups = fold_clients(d.clients, FoldOn::windows);
-        const auto worst =
+        const auto connects =
             std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });
-        const auto& g = worst != groups.end() ? *worst : groups.front();
-        // Two lines at most: the first few names, the rest with -v (the
-        // fold above already named them all once).
-        ClientGroup shown = g;
-        constexpr std::size_t names_shown = 3;
-        std::string more;
-        if (shown.names.size() > names_shown + 1) {
-            more = fmt::format(" and {} more (-v)", shown.names.size() - names_shown);
-            shown.names.resize(names_shown);
-        }
-        w.wrapped("  ",
-                  fmt::format("On Windows the costliest {} {}: {}{}.",
-                              g.connected ? "connect in" : "fail after", group_span(g),
-                              group_names(shown), more),
-                  4);
+        if (connects != groups.end() && !groups.front().connected)
+            windows_line(w, "On Windows these fail after", groups.front());
+        const auto& g = connects != groups.end() ? *connects : groups.front();
+        windows_line(w,
+                     g.connected ? "On Windows the costliest connect in"
+                                 : "On Windows the costliest fail after",
+                     g);
     }
 }
 
@@ -460,7 +469,7 @@ void verdict_lines(Writer& w, const Diagnosis& d) {
 }
 
 void summary_line(Writer& w, const Report& r) {
-    std::size_t ok = 0, slow = 0, down = 0, unresolved = 0, other = 0;
+    std::size_t ok = 0, slow = 0, partial = 0, down = 0, unresolved = 0, other = 0;
     for (const auto& t : r.targets) {
         switch (t.diagnosis.exit_code) {
         case 0:
@@ -472,6 +481,9 @@ void summary_line(Writer& w, const Report& r) {
         case 3:
             ++down;
             break;
+        case exit_code::partial:
+            ++partial;
+            break;
         case 4:
             ++unresolved;
             break;
@@ -479,8 +491,10 @@ void summary_line(Writer& w, const Report& r) {
             ++other;
         }
     }
-    std::string line = fmt::format("{} targets: {} healthy, {} slow, {} down, {} unresolved",
-                                   r.targets.size(), ok, slow, down, unresolved);
+    std::string line = fmt::format("{} targets: {} healthy, {} slow, ", r.targets.size(), ok, slow);
+    if (partial > 0) // a word only where it happened: most runs have none
+        line += fmt::format("{} partial, ", partial);
+    line += fmt::format("{} down, {} unresolved", down, unresolved);
     if (other > 0)
         line += fmt::format(", {} other", other);
     line += " (each in full: -v)";
