@@ -87,6 +87,78 @@ std::optional<std::vector<std::string>> plain_targets(int argc, char** argv) {
     return targets;
 }
 
+namespace {
+
+/// Each declared subcommand with the run its options fill in.
+using Declared = std::vector<std::pair<CLI::App*, std::function<int()>>>;
+
+// The subcommands, from the one table. Building their option tables is
+// a quarter of a one-target run's instructions (docs/performance.md),
+// so they are built only when the command line could need them: a word
+// that names one, or a request for help, which lists them. Otherwise
+// CLI11 would read no word as a subcommand anyway (it matches their
+// names exactly), and the parse is the same.
+Declared declare_subcommands(CLI::App& app, int argc, char** argv) {
+    Declared declared;
+    if (may_name_a_subcommand(argc, argv))
+        for (const CommandEntry* c : subcommands()) {
+            CLI::App* sub = app.add_subcommand(std::string(c->name), std::string(c->summary));
+            sub->footer(std::string(c->footer));
+            declared.emplace_back(sub, c->declare(*sub));
+        }
+    return declared;
+}
+
+/// Parses argv into `app`; the exit code when the parse ends the run (help,
+/// version or a usage error), nothing when a command is to run. `sub_word`
+/// is the subcommand's word, empty when there is none: a usage error shows
+/// that subcommand's usage.
+std::optional<ParsedCommandLine> parse_or_exit(CLI::App& app, int argc, char** argv,
+                                               const Declared& declared,
+                                               std::string_view sub_word) {
+    // Help and version text are rendered into a string and written like a
+    // report: a lost write is exit 5, not 0 (issue 28).
+    std::ostringstream text;
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        const int code = app.exit(e, text);
+        return write_stdout(text.str(), code);
+    } catch (const CLI::CallForAllHelp& e) {
+        const int code = app.exit(e, text);
+        return write_stdout(text.str(), code);
+    } catch (const CLI::CallForVersion& e) {
+        const int code = app.exit(e, text);
+        return write_stdout(text.str(), code);
+    } catch (const CLI::ParseError& e) {
+        const CLI::App* parsing = &app;
+        if (!sub_word.empty())
+            for (const auto& entry : declared)
+                if (entry.first->get_name() == sub_word)
+                    parsing = entry.first;
+        return usage_failure(usage_message(e, *parsing));
+    }
+    return std::nullopt;
+}
+
+/// The run of the subcommand CLI11 parsed, or a usage error; nothing when
+/// the main command (the check) is to run.
+std::optional<ParsedCommandLine> parsed_subcommand(Declared& declared, const CheckArgs& args) {
+    for (auto& [sub, run] : declared)
+        if (sub->parsed()) {
+            // `loopcheck localhost:1 audit`: CLI11 read the target as the
+            // check's and ran audit without it.
+            if (!args.targets.empty())
+                return usage_failure(fmt::format(
+                    "'{}' before '{}': a subcommand's name comes first (loopcheck {} ...)",
+                    args.targets.front(), sub->get_name(), sub->get_name()));
+            return std::move(run);
+        }
+    return std::nullopt;
+}
+
+} // namespace
+
 ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     set_usage_command({});
     // `loopcheck localhost:11434` and the bare self-check are most runs, and
@@ -113,7 +185,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     argc = static_cast<int>(hoisted.size());
     argv = hoisted.data();
     const auto sub_at = subcommand_index(words);
-    set_usage_command(sub_at ? std::string_view(words[*sub_at]) : std::string_view());
+    const std::string_view sub_word =
+        sub_at ? std::string_view(words[*sub_at]) : std::string_view();
+    set_usage_command(sub_word);
 
     CLI::App app{check_description, "loopcheck"};
     app.set_version_flag("-V,--version", version_string());
@@ -122,52 +196,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
 
     CheckArgs args;
     add_check_options(app, args);
-    // The subcommands, from the one table. Building their option tables is
-    // a quarter of a one-target run's instructions (docs/performance.md),
-    // so they are built only when the command line could need them: a word
-    // that names one, or a request for help, which lists them. Otherwise
-    // CLI11 would read no word as a subcommand anyway (it matches their
-    // names exactly), and the parse is the same.
-    std::vector<std::pair<CLI::App*, std::function<int()>>> declared;
-    if (may_name_a_subcommand(argc, argv))
-        for (const CommandEntry* c : subcommands()) {
-            CLI::App* sub = app.add_subcommand(std::string(c->name), std::string(c->summary));
-            sub->footer(std::string(c->footer));
-            declared.emplace_back(sub, c->declare(*sub));
-        }
-
-    // Help and version text are rendered into a string and written like a
-    // report: a lost write is exit 5, not 0 (issue 28).
-    std::ostringstream text;
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        const int code = app.exit(e, text);
-        return write_stdout(text.str(), code);
-    } catch (const CLI::CallForAllHelp& e) {
-        const int code = app.exit(e, text);
-        return write_stdout(text.str(), code);
-    } catch (const CLI::CallForVersion& e) {
-        const int code = app.exit(e, text);
-        return write_stdout(text.str(), code);
-    } catch (const CLI::ParseError& e) {
-        const CLI::App* parsing = &app;
-        if (sub_at)
-            for (auto& [sub, run] : declared)
-                if (sub->get_name() == words[*sub_at])
-                    parsing = sub;
-        return usage_failure(usage_message(e, *parsing));
-    }
-    for (auto& [sub, run] : declared)
-        if (sub->parsed()) {
-            // `loopcheck localhost:1 audit`: CLI11 read the target as the
-            // check's and ran audit without it.
-            if (!args.targets.empty())
-                return usage_failure(fmt::format(
-                    "'{}' before '{}': a subcommand's name comes first (loopcheck {} ...)",
-                    args.targets.front(), sub->get_name(), sub->get_name()));
-            return std::move(run);
-        }
+    Declared declared = declare_subcommands(app, argc, argv);
+    if (auto ended = parse_or_exit(app, argc, argv, declared, sub_word))
+        return std::move(*ended);
+    if (auto run = parsed_subcommand(declared, args))
+        return std::move(*run);
     return checked(args, argc, argv);
 }
 

@@ -139,20 +139,26 @@ std::string fit_help_text(std::string_view text, std::size_t width) {
     return out;
 }
 
-std::string HelpFormatter::make_help(const CLI::App* app, std::string /*name*/,
-                                     CLI::AppFormatMode /*mode*/) const {
-    const std::size_t width = help_width;
-    std::string out;
+namespace {
 
-    // "loopcheck staircase": the command's words from the top.
-    // (CLI11 passes the chain in `name` when a parent delegates, the bare
-    // name when the subcommand is asked directly: the parents say it alike.)
+using Rows = std::vector<std::pair<std::string, std::string>>;
+
+/// "loopcheck staircase": the command's words from the top.
+/// (CLI11 passes the chain in `name` when a parent delegates, the bare
+/// name when the subcommand is asked directly: the parents say it alike.)
+std::string command_words(const CLI::App* app) {
     std::string command = app->get_name();
     for (const CLI::App* up = app->get_parent(); up != nullptr; up = up->get_parent())
         command = up->get_name() + " " + command;
+    return command;
+}
 
+/// Appends the usage line: the command, [OPTIONS] when it has visible
+/// options, its positionals, and the COMMAND form when it has subcommands.
+void usage_section(std::string& out, const std::string& command,
+                   const std::vector<const CLI::Option*>& options, bool has_subcommands,
+                   std::size_t width) {
     std::string usage = "Usage: " + command;
-    const auto options = app->get_options();
     const bool has_flags = std::any_of(options.begin(), options.end(), [](const CLI::Option* o) {
         return o->nonpositional() && !o->get_group().empty();
     });
@@ -161,21 +167,32 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string /*name*/,
     for (const CLI::Option* o : options)
         if (o->get_positional() && !o->nonpositional() && !o->get_group().empty())
             usage += " " + positional_usage(o);
-    const auto subs =
-        app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); });
-    if (!subs.empty())
+    if (has_subcommands)
         usage += " | " + command + " COMMAND [OPTIONS]";
     wrap_words(out, "", usage, 7, width);
     out += '\n';
+}
 
-    const std::string description = app->get_description();
-    if (!description.empty()) {
-        out += fit_help_text(description, width);
-        out += '\n';
-    }
+/// Appends a titled two-column list and the blank line after it.
+void section(std::string& out, const std::string& title, const Rows& rows, std::size_t width) {
+    out += title + ":\n";
+    two_columns(out, rows, width);
+    out += '\n';
+}
 
-    // Positionals first, then each group of options in the order declared.
-    std::vector<std::pair<std::string, std::string>> arguments;
+/// Appends free text (a description, a footer) fitted to the width, if any.
+void paragraph(std::string& out, const std::string& text, std::size_t width) {
+    if (text.empty())
+        return;
+    out += fit_help_text(text, width);
+    out += '\n';
+}
+
+/// Appends the positionals first, then each group of options in the order
+/// declared; an option without a group is hidden.
+void option_sections(std::string& out, const std::vector<const CLI::Option*>& options,
+                     std::size_t width) {
+    Rows arguments;
     std::vector<std::string> groups;
     for (const CLI::Option* o : options) {
         if (o->get_group().empty())
@@ -185,33 +202,36 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string /*name*/,
         else if (std::find(groups.begin(), groups.end(), o->get_group()) == groups.end())
             groups.push_back(o->get_group());
     }
-    if (!arguments.empty()) {
-        out += "Arguments:\n";
-        two_columns(out, arguments, width);
-        out += '\n';
-    }
+    if (!arguments.empty())
+        section(out, "Arguments", arguments, width);
     for (const auto& group : groups) {
-        std::vector<std::pair<std::string, std::string>> rows;
+        Rows rows;
         for (const CLI::Option* o : options)
             if (o->get_group() == group && o->nonpositional())
                 rows.emplace_back(option_label(o), o->get_description());
-        out += group + ":\n";
-        two_columns(out, rows, width);
-        out += '\n';
+        section(out, group, rows, width);
     }
+}
+
+} // namespace
+
+std::string HelpFormatter::make_help(const CLI::App* app, std::string /*name*/,
+                                     CLI::AppFormatMode /*mode*/) const {
+    const std::size_t width = help_width;
+    std::string out;
+    const auto options = app->get_options();
+    const auto subs =
+        app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); });
+    usage_section(out, command_words(app), options, !subs.empty(), width);
+    paragraph(out, app->get_description(), width);
+    option_sections(out, options, width);
     if (!subs.empty()) {
-        std::vector<std::pair<std::string, std::string>> rows;
+        Rows rows;
         for (const CLI::App* s : subs)
             rows.emplace_back(s->get_name(), s->get_description());
-        out += "Commands (loopcheck COMMAND --help for each):\n";
-        two_columns(out, rows, width);
-        out += '\n';
+        section(out, "Commands (loopcheck COMMAND --help for each)", rows, width);
     }
-    const std::string footer = app->get_footer();
-    if (!footer.empty()) {
-        out += fit_help_text(footer, width);
-        out += '\n';
-    }
+    paragraph(out, app->get_footer(), width);
     out += help_pointer;
     out += '\n';
     return out;

@@ -191,25 +191,34 @@ std::optional<ServerMatch> recognise_server(std::string_view process,
     return m;
 }
 
-std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number) {
-    const std::string p = std::to_string(port_number);
+namespace {
+
+constexpr std::string_view network = "this also listens on the network";
+
+// uvicorn and the FastAPI CLI share one fix whose wording turns on one_socket: --reload and
+// --workers make them bind one socket of one family, so --host localhost no longer helps.
+std::string asgi_fix(const ServerMatch& server) {
     const std::string_view id = server.id;
-    constexpr std::string_view network = "this also listens on the network";
-    if (id == "uvicorn" || id == "fastapi-cli") {
-        const std::string_view who = id == "uvicorn" ? "uvicorn" : "the FastAPI CLI";
-        if (!server.one_socket)
-            return fmt::format(
-                "Or start {} with --host localhost: in one process it binds every address of "
-                "localhost (::1 and 127.0.0.1). Not --host ::, which is IPv6 only (asyncio sets "
-                "IPV6_V6ONLY).",
-                who);
+    const std::string_view who = id == "uvicorn" ? "uvicorn" : "the FastAPI CLI";
+    if (!server.one_socket)
         return fmt::format(
-            "Or drop --reload and --workers and start {} with --host localhost (then it binds "
-            "::1 and 127.0.0.1): with them it binds one socket of one family, so --host "
-            "localhost is 127.0.0.1 only, and --host :: takes both families on Linux and macOS "
-            "but {}.",
-            who, network);
-    }
+            "Or start {} with --host localhost: in one process it binds every address of "
+            "localhost (::1 and 127.0.0.1). Not --host ::, which is IPv6 only (asyncio sets "
+            "IPV6_V6ONLY).",
+            who);
+    return fmt::format(
+        "Or drop --reload and --workers and start {} with --host localhost (then it binds "
+        "::1 and 127.0.0.1): with them it binds one socket of one family, so --host "
+        "localhost is 127.0.0.1 only, and --host :: takes both families on Linux and macOS "
+        "but {}.",
+        who, network);
+}
+
+// The fixes below are grouped by server family so each stays short; each returns an empty
+// string for an id outside its family, and server_own_fix tries them in turn.
+
+// Python web servers other than uvicorn: each leaves dual-stack to a different flag or to the OS.
+std::string python_web_fix(std::string_view id, const std::string& p) {
     if (id == "gunicorn")
         return fmt::format("Or start gunicorn with two binds, -b 127.0.0.1:{0} -b [::1]:{0}: one "
                            "-b localhost:{0} binds 127.0.0.1 only.",
@@ -231,6 +240,11 @@ std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number)
                            "passive address, 0.0.0.0 with glibc (IPv4 only); --bind 127.0.0.1 "
                            "or --bind localhost is one address.",
                            p, network);
+    return {};
+}
+
+// Node.js and the dev servers built on it: Node binds :: with IPV6_V6ONLY off when given no host.
+std::string node_fix(std::string_view id, const std::string& p) {
     if (id == "node")
         return fmt::format(
             "Or have the Node.js server call listen({0}) with no host: it binds :: with "
@@ -252,6 +266,11 @@ std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number)
                            "binds :: with IPV6_V6ONLY off, both families, and {}; --host "
                            "localhost or 127.0.0.1 binds one address.",
                            network);
+    return {};
+}
+
+// Notebooks, databases and containers: fixed in their own config file or publish flags.
+std::string service_fix(std::string_view id, const std::string& p) {
     if (id == "jupyter")
         return "Or start Jupyter with its default --ip=localhost: it binds every address of "
                "localhost (::1 and 127.0.0.1); --ip=127.0.0.1 binds one.";
@@ -268,6 +287,12 @@ std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number)
                            "-p [::1]:{0}:PORT (PORT: the container's); -p {0}:PORT takes both "
                            "families but {1}.",
                            p, network);
+    return {};
+}
+
+// Local model servers: most have no setting that binds both loopback addresses, so the fix
+// often points the client at 127.0.0.1 instead.
+std::string model_server_fix(std::string_view id, const std::string& p) {
     if (id == "ollama")
         return fmt::format(
             "Or point the client at 127.0.0.1:{0} (for the ollama libraries, "
@@ -290,6 +315,18 @@ std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number)
                            "loopback addresses, and serving on the local network also listens on "
                            "the network.",
                            p);
+    return {};
+}
+
+} // namespace
+
+std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number) {
+    if (server.id == "uvicorn" || server.id == "fastapi-cli")
+        return asgi_fix(server);
+    const std::string p = std::to_string(port_number);
+    for (const auto fix : {python_web_fix, node_fix, service_fix, model_server_fix})
+        if (std::string advice = fix(server.id, p); !advice.empty())
+            return advice;
     return {};
 }
 
