@@ -195,7 +195,9 @@ TEST_CASE("wait: a listener on the other family runs out the wait and is named",
     // wraps at the width: read it as one paragraph.
     std::string flat;
     for (const char c : r.out)
-        if (c != '\n' || (!flat.empty() && flat.back() != ' '))
+        if (c == '\r') // Windows' text-mode line ends
+            continue;
+        else if (c != '\n' || (!flat.empty() && flat.back() != ' '))
             flat += c == '\n' ? ' ' : c;
     for (std::size_t at; (at = flat.find("  ")) != std::string::npos;)
         flat.erase(at, 1);

@@ -99,8 +99,13 @@ std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);
     std::string line;
-    while (std::getline(in, line))
+    // Windows' text-mode streams end lines with CRLF (stderr, listen's
+    // JSON lines): a line is the same line either way.
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
         out.push_back(line);
+    }
     return out;
 }
 
