@@ -176,30 +176,25 @@ void client_fold(Writer& w, const TargetReport& t, FoldOn on) {
         w.wrapped("    ", fmt::format("{}: {}", group_time(g), group_names(g)), 6);
 }
 
-/// The measured time alone: the median round, with the spread.
-std::string measured_time(const EmulationResult& e) {
-    auto cell = format_duration(e.measured.time);
-    if (!e.measured.connected)
-        cell = "fails after " + cell;
-    if (e.rounds.size() > 1) {
-        const auto [lo, hi] =
-            std::minmax_element(e.rounds.begin(), e.rounds.end(),
-                                [](const auto& a, const auto& b) { return a.time < b.time; });
-        cell += fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
-    }
-    return cell;
+/// " [2.03 s..2.04 s]": the spread of the rounds, when several ran.
+std::string round_spread(const EmulationResult& e) {
+    if (e.rounds.size() < 2)
+        return {};
+    const auto [lo, hi] =
+        std::minmax_element(e.rounds.begin(), e.rounds.end(),
+                            [](const auto& a, const auto& b) { return a.time < b.time; });
+    return fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
 }
 
-/// The measured cell: the median round, with the spread when several ran.
+/// The measured time alone (one screen): the median round, with the spread.
+std::string measured_time(const EmulationResult& e) {
+    const auto time = format_duration(e.measured.time);
+    return (e.measured.connected ? time : "fails after " + time) + round_spread(e);
+}
+
+/// The measured cell (-v): the median round and its address, with the spread.
 std::string measured_cell(const EmulationResult& e) {
-    auto cell = prediction_cell(e.measured);
-    if (e.rounds.size() > 1) {
-        const auto [lo, hi] =
-            std::minmax_element(e.rounds.begin(), e.rounds.end(),
-                                [](const auto& a, const auto& b) { return a.time < b.time; });
-        cell += fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
-    }
-    return cell;
+    return prediction_cell(e.measured) + round_spread(e);
 }
 
 void emulation_table(Writer& w, const TargetReport& t) {
