@@ -74,6 +74,8 @@ void Diagnoser::fallback_fixes() {
         // A recognised server gets its own setting (docs/servers.md).
         std::string own =
             server && server->server ? server_own_fix(*server->server, winner.port) : std::string();
+        if (!own.empty())
+            d_.server_fix = d_.fixes.size();
         d_.fixes.push_back(!own.empty() ? std::move(own)
                                         : fmt::format("Or make {} listen on both ::1 and "
                                                       "127.0.0.1, or on [::] with IPV6_V6ONLY "

@@ -295,10 +295,10 @@ std::string service_fix(std::string_view id, const std::string& p) {
 std::string model_server_fix(std::string_view id, const std::string& p) {
     if (id == "ollama")
         return fmt::format(
-            "Or point the client at 127.0.0.1:{0} (for the ollama libraries, "
-            "OLLAMA_HOST=http://127.0.0.1:{0}): no Ollama setting binds both loopback "
-            "addresses; OLLAMA_HOST=[::]:{0} for the server takes both families but {1}, and "
-            "then anyone who reaches this machine can use the model server.",
+            "Or point the client at 127.0.0.1:{0} (ollama libraries: "
+            "OLLAMA_HOST=http://127.0.0.1:{0}); no Ollama setting binds both loopback "
+            "addresses: OLLAMA_HOST=[::]:{0} takes both but {1}, open to anyone who reaches "
+            "this machine.",
             p, network);
     if (id == "llama-server")
         return fmt::format("Or start llama-server with --host :: (cpp-httplib turns IPV6_V6ONLY "

@@ -5,6 +5,7 @@
 #include "loopcheck/core/conclude.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/selfcheck.hpp"
+#include "loopcheck/core/servers.hpp"
 #include "loopcheck/core/target.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/report/json.hpp"
@@ -93,6 +94,14 @@ Report windows_report() {
                 {true, 2042ms, make_ipv4(127, 0, 0, 1, 11434), 2, false},
                 {true, 2025ms, make_ipv4(127, 0, 0, 1, 11434), 2, false}};
     t.emulations.push_back(e);
+    // Ollama's default bind (OLLAMA_HOST unset: 127.0.0.1:11434), as the
+    // Windows listener table names it: by its image name.
+    Listener ollama;
+    ollama.bound = make_ipv4(127, 0, 0, 1, 11434);
+    ollama.pid = 7720;
+    ollama.process = std::string("ollama.exe");
+    ollama.server = recognise_server("ollama.exe", {});
+    t.listeners = std::vector<Listener>{ollama};
     r.targets.push_back(t);
     finish(r);
     return r;
@@ -234,6 +243,21 @@ TEST_CASE("golden: Windows, IPv4-only server, text", "[report]") {
 
 TEST_CASE("golden: Windows, IPv4-only server, Markdown", "[report]") {
     check_golden("windows_ipv4_only.md", render_markdown(windows_report()));
+}
+
+TEST_CASE("golden: Windows, IPv4-only server (Ollama), -v text and JSON name the SDKs",
+          "[report]") {
+    // Issue 25: which SDKs pay 2 s (the sync openai and ollama clients,
+    // requests) and which 250 ms (AsyncOpenAI, aiohttp >= 3.10), and
+    // Ollama's own setting.
+    const auto text = render_text(windows_report(), {.width = 100, .verbose = true});
+    check_golden("windows_ipv4_only_verbose.txt", text);
+    const auto json = render_json(windows_report());
+    check_golden("windows_ipv4_only.json", json);
+    for (const auto* sdk : {"openai (OpenAI)", "AsyncOpenAI", "ollama.AsyncClient"})
+        CHECK(text.find(sdk) != std::string::npos);
+    CHECK(text.find("OLLAMA_HOST=http://127.0.0.1:11434") != std::string::npos);
+    CHECK(json.find("\"id\": \"ollama\"") != std::string::npos);
 }
 
 TEST_CASE("golden: Linux, server down, text", "[report]") {

@@ -77,6 +77,10 @@ struct Diagnosis {
     /// is false.
     bool clients_agree_on_windows = true;
     std::vector<std::string> fixes;
+    /// The index in `fixes` of the listening server's own setting, when the
+    /// server was recognised (docs/servers.md): the one-screen report shows
+    /// it beside the first fix.
+    std::optional<std::size_t> server_fix;
     /// The input rewritten to the address that accepted, when that avoids
     /// a fallback (the first fix, as a value scripts can use).
     std::optional<std::string> rewritten;

@@ -245,6 +245,13 @@ void curl_localhost_lines(Writer& w, const TargetReport& t, int count) {
 void listener_lines(Writer& w, const TargetReport& t) {
     if (!t.listeners || (t.listeners->empty() && !w.verbose()))
         return;
+    // One screen: where an address accepted, the table says where and the
+    // fix names the process; the listeners are the clue only when none did.
+    const bool accepted =
+        std::any_of(t.addresses.begin(), t.addresses.end(),
+                    [](const AddressReport& a) { return a.summary.outcome == Outcome::accepted; });
+    if (!w.verbose() && accepted)
+        return;
     if (t.listeners->empty()) {
         w.wrapped("  ", fmt::format("Nothing listens on port {} on this machine.", t.target.port),
                   2);
@@ -282,6 +289,10 @@ bool said_in_verdict(const Finding& f, std::string_view verdict) {
 bool said_elsewhere_on_screen(const Finding& f, const TargetReport& t) {
     if (f.id == finding_id::clients_fail || f.id == finding_id::clients_slow)
         return !t.diagnosis.clients.empty();
+    // decide_verdict words a fallback penalty as "every new connection to
+    // X waits T before Y accepts"; the resolves line and the table say why.
+    if (f.id == finding_id::fallback_penalty)
+        return t.diagnosis.verdict.find("every new connection to ") != std::string::npos;
     if (f.id != finding_id::slow_refusal || !f.address)
         return false;
     return std::any_of(
@@ -446,12 +457,18 @@ void target_section(Writer& w, const Report& r, const TargetReport& t, std::size
             w.wrapped("  - ", f, 4);
         return;
     }
-    // One screen: the first fix, and how many more -v shows.
-    w.wrapped("  Fix: ",
-              fixes.size() == 1 ? fixes.front()
-                                : fmt::format("{} ({} more: -v)", fixes.front(), fixes.size() - 1),
+    // One screen: the first fix, the server's own setting when the server
+    // was recognised, and how many more -v shows.
+    const auto& server_fix = t.diagnosis.server_fix;
+    const std::size_t shown = server_fix && *server_fix < fixes.size() ? 2 : 1;
+    if (shown == 2)
+        w.wrapped("  Fix: ", fixes.front(), 4);
+    const auto& last = shown == 2 ? fixes[*server_fix] : fixes.front();
+    w.wrapped(shown == 2 ? "  " : "  Fix: ",
+              fixes.size() == shown ? last
+                                    : fmt::format("{} ({} more: -v)", last, fixes.size() - shown),
               4);
-    hidden += fixes.size() - 1;
+    hidden += fixes.size() - shown;
 }
 
 /// The verdict, wrapped at the width, in the verdict's colour (one colour
