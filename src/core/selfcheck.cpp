@@ -72,17 +72,16 @@ std::vector<std::string> self_check_statements(const TargetReport& localhost,
             continue;
         const auto& p = c.prediction;
         if (!p.connected) {
-            out.push_back(fmt::format("A client that tries localhost's addresses in order ({}) "
-                                      "did not reach a server listening on 127.0.0.1 only.",
-                                      c.client));
+            out.push_back("Python and .NET, which try localhost's addresses in order, did not "
+                          "reach a 127.0.0.1-only server.");
         } else {
             const bool slow = p.time > threshold;
-            out.push_back(fmt::format(
-                "So a client that tries localhost's addresses in order ({}) reaches a server "
-                "listening on 127.0.0.1 only in {}: {}.",
-                c.client, format_duration(p.time),
-                slow ? "it pays a fallback penalty on every new connection"
-                     : "no fallback penalty on this machine"));
+            out.push_back(
+                fmt::format("So Python and .NET, which try localhost's addresses in order, reach a "
+                            "127.0.0.1-only server in {}: {}.",
+                            format_duration(p.time),
+                            slow ? "it pays a fallback penalty on every new connection"
+                                 : "no fallback penalty on this machine"));
         }
         break;
     }

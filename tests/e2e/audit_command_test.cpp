@@ -26,8 +26,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Listener listening(Address bound, std::optional<bool> v6only = std::nullopt,
-                             std::uint32_t pid = 42, std::string name = "srv") {
+Listener listening(Address bound, std::optional<bool> v6only = std::nullopt, std::uint32_t pid = 42,
+                   std::string name = "srv") {
     Listener l;
     l.bound = bound;
     l.v6only = v6only;
@@ -93,10 +93,10 @@ TEST_CASE("audit: port filters", "[audit]") {
 }
 
 TEST_CASE("audit: loopback-reachable listeners grouped by port", "[audit]") {
-    std::vector<Listener> table{
-        listening(make_ipv4(0, 0, 0, 0, 5432)), listening(make_ipv4(127, 0, 0, 1, 8000)),
-        listening(make_ipv4(192, 168, 1, 5, 22)), listening(ipv6_loopback(8000), true),
-        listening(any6(5432), true)};
+    std::vector<Listener> table{listening(make_ipv4(0, 0, 0, 0, 5432)),
+                                listening(make_ipv4(127, 0, 0, 1, 8000)),
+                                listening(make_ipv4(192, 168, 1, 5, 22)),
+                                listening(ipv6_loopback(8000), true), listening(any6(5432), true)};
     std::size_t not_loopback = 0;
     auto ports = group_ports(table, {}, not_loopback);
     REQUIRE(ports.size() == 2);
@@ -291,7 +291,12 @@ TEST_CASE("audit: the test's own listeners, single-stack and unreached",
 
     auto r = run_loopcheck({"audit", port_text(p4)});
     INFO(r.out << r.err);
-    CHECK(r.exit_code == exit_code::healthy);
+    // Issue 23: where localhost tries ::1 first (a fresh Debian root's hosts
+    // file), clients that try only the first address (Node.js 17 to 19)
+    // never reach a 127.0.0.1-only port: partial. Elsewhere single-stack is
+    // only flagged.
+    const bool v6_first = !resolved->empty() && (*resolved)[0].family == Family::ipv6;
+    CHECK(r.exit_code == (v6_first ? exit_code::partial : exit_code::healthy));
     CHECK(contains(r.out, "AUDIT: 1 listening port(s)"));
     CHECK(contains(r.out, "127.0.0.1:" + port_text(p4)));
     if (owner_known)
@@ -389,7 +394,11 @@ TEST_CASE("audit as an unprivileged user: owners hidden but said so, its own sho
     std::string out;
     while (auto l = audit->read_line(30s))
         out += *l + "\n";
-    CHECK(audit->wait(10s) == exit_code::healthy);
+    // Partial where localhost tries ::1 first (see the test above).
+    const auto localhost = platform::resolve("localhost", 1, FamilyFilter::any);
+    const bool v6_first =
+        localhost && !localhost->empty() && (*localhost)[0].family == Family::ipv6;
+    CHECK(audit->wait(10s) == (v6_first ? exit_code::partial : exit_code::healthy));
     INFO(out << audit->stderr_text());
     // The root-owned listener: seen, owner hidden, and the report says why.
     CHECK(contains(out, "\"endpoint\": \"127.0.0.1:" + port_text(p_root) + "\""));

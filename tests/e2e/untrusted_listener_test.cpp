@@ -2,6 +2,7 @@
 // sequences, a bidi override, Markdown syntax and bytes that are no UTF-8,
 // set with prctl(PR_SET_NAME) (what /proc/PID/comm shows). Linux only: the
 // other listener tables name processes by their executable's file name.
+#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
@@ -129,7 +130,9 @@ TEST_CASE("real listeners with hostile names: text, audit and Markdown neutralis
     REQUIRE(escape_text(rlo) == rlo_text);
 
     SECTION("text") {
-        const auto r = run_loopcheck({"127.0.0.1:" + port});
+        // -v: the listener table (one screen leaves it out where an address
+        // accepted; the finding above still names the owner).
+        const auto r = run_loopcheck({"-v", "127.0.0.1:" + port});
         INFO(escape_text(r.out + r.err));
         CHECK(r.exit_code == 0);
         check_terminal_safe(r.out);
@@ -145,7 +148,8 @@ TEST_CASE("real listeners with hostile names: text, audit and Markdown neutralis
         WideColumns wide;
         const auto r = run_loopcheck({"audit", port});
         INFO(escape_text(r.out + r.err));
-        CHECK(r.exit_code < 2);
+        // 6 where localhost tries ::1 first: some clients never reach it.
+        CHECK((r.exit_code < 2 || r.exit_code == exit_code::partial));
         check_terminal_safe(r.out);
         check_terminal_safe(r.err);
         CHECK(contains(r.out, osc_text + " (pid " + first.pid() + "), " + rlo_text + " (pid " +
