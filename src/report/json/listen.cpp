@@ -9,8 +9,10 @@ namespace loopcheck {
 
 namespace {
 
-/// A JSON string with its quotes, escaped as the writer escapes.
-std::string quoted(std::string_view text) {
+/// A JSON string with its quotes, escaped as the writer escapes. (Not
+/// "quoted": with a std::string argument, ADL would pick std::quoted where
+/// <iomanip> is included, as with g++ 14 and fmt 10.)
+std::string json_string(std::string_view text) {
     return JsonWriter::escape(text);
 }
 
@@ -24,8 +26,8 @@ std::string render_json_listening(const std::vector<ListeningSocket>& sockets) {
         out += fmt::format(
             "{{\"event\":\"listening\",\"address\":{},\"ip\":{},\"port\":{},\"family\":{},"
             "\"v6only\":{}}}\n",
-            quoted(endpoint_string(s.bound)), quoted(ip_string(s.bound)), s.bound.port,
-            quoted(family_name(s.bound.family)),
+            json_string(endpoint_string(s.bound)), json_string(ip_string(s.bound)), s.bound.port,
+            json_string(family_name(s.bound.family)),
             wildcard6 ? (s.v6only ? "true" : "false") : "null");
     }
     return out;
@@ -33,7 +35,7 @@ std::string render_json_listening(const std::vector<ListeningSocket>& sockets) {
 
 std::string render_json_accepted(const Address& peer, const Address& on) {
     return fmt::format("{{\"event\":\"accepted\",\"peer\":{},\"on\":{}}}\n",
-                       quoted(endpoint_string(peer)), quoted(endpoint_string(on)));
+                       json_string(endpoint_string(peer)), json_string(endpoint_string(on)));
 }
 
 std::string render_json_stopped(std::size_t accepted) {
