@@ -26,7 +26,7 @@ TEST_CASE("one round: the address and how long its connect has waited", "[progre
     CHECK(progress_text(p, 0) == "waiting for 127.0.0.1:5432 ... 1.2 s (3 pending)");
 }
 
-TEST_CASE("-n rounds: round i/N and the run's time, which does not drop back", "[progress]") {
+TEST_CASE("rounds of -n: round i/N and the run's time, which does not drop back", "[progress]") {
     const ProbeSpec spec{make_ipv4(127, 0, 0, 1, 5432)};
     auto p = waiting(spec, 900, 2900);
     p.round = 3;

@@ -94,7 +94,7 @@ TEST_CASE("shared options before and after each subcommand give the same output"
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("-t before staircase sets its timeout (it was ignored)", "[cli][e2e]") {
+TEST_CASE("staircase takes -t typed before it (it was ignored)", "[cli][e2e]") {
     Net net;
     const std::string closed = std::to_string(closed_port());
     const auto r =
