@@ -4,6 +4,7 @@
 // libraries and connection reuse.
 #include "loopcheck/core/clients.hpp"
 #include "support/catch.hpp"
+#include "support/client_row.hpp"
 #include "support/scenario.hpp"
 
 #include <algorithm>
@@ -15,15 +16,6 @@ using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-const ClientImpact& row(const std::vector<ClientImpact>& all, const std::string& id,
-                        const std::string& min = "") {
-    for (const auto& c : all)
-        if (c.id == id && c.min_version.value_or("") == min)
-            return c;
-    FAIL("no row " << id << " min " << min);
-    return all.front();
-}
 
 const ClientModel& model(std::string_view id, std::string_view min = "") {
     for (const auto& m : client_models())

@@ -1,5 +1,6 @@
 #include "loopcheck/core/clients.hpp"
 #include "support/catch.hpp"
+#include "support/client_row.hpp"
 #include "support/scenario.hpp"
 
 #include <set>
@@ -11,16 +12,6 @@ using namespace loopcheck::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// The row for `id` whose range holds `version` ("" for an id with one row).
-const ClientImpact& row(const std::vector<ClientImpact>& all, const std::string& id,
-                        const std::string& min = "") {
-    for (const auto& c : all)
-        if (c.id == id && c.min_version.value_or("") == min)
-            return c;
-    FAIL("no row " << id << " min " << min);
-    return all.front();
-}
 
 const Address v4_loopback(std::uint16_t port) {
     return make_ipv4(127, 0, 0, 1, port);
