@@ -12,8 +12,8 @@ struct RunResult {
     std::string err;
 };
 
-/// Runs loopcheck with `args` (each quoted for the shell) and captures its
-/// exit code, stdout and stderr.
+/// Runs loopcheck with `args` (each quoted for the shell; on Windows started
+/// directly, without cmd.exe) and captures its exit code, stdout and stderr.
 RunResult run_loopcheck(const std::vector<std::string>& args);
 
 /// Runs a shell command line as given (POSIX sh, or cmd.exe on Windows)
