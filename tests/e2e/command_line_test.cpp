@@ -34,9 +34,8 @@ std::string without_times(const std::string& text) {
     // "OK T to T (slowest: ...)" when their times spread: which one depends
     // on how fast this run's connects were (Wine's spread more).
     static const std::regex cell(R"(\| OK T (via [^|]*|to T \(slowest:[^|]*)\|)");
-    const auto masked =
-        std::regex_replace(std::regex_replace(std::regex_replace(text, typed, "C"), axis, "--> T"),
-                           decimal, "T");
+    const auto masked = std::regex_replace(
+        std::regex_replace(std::regex_replace(text, typed, "C"), axis, "--> T"), decimal, "T");
     return std::regex_replace(masked, cell, "| OK T |");
 }
 
