@@ -17,10 +17,10 @@ sanitizers_build() {
     cmake --preset fuzz && cmake --build --preset fuzz
 }
 
-# The suite, without the client and server harnesses (the `fuzz` test
-# preset excludes their labels): those measure other programs against the
-# model and ran in the README's tests; under ASan they took ~6 min and
-# checked no more of loopcheck's code than the unit tests do.
+# The suite as the gcc `asan` build ran it: without the client and server
+# harnesses, which measure other programs against the model, take minutes,
+# and ran in the README's tests (tests/CMakeLists.txt leaves them out of a
+# sanitizer build).
 sanitizers_suite() {
     ctest --preset fuzz
 }
