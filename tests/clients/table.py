@@ -108,7 +108,10 @@ def main(argv: list[str]) -> int:
                 mismatches += not r["match"]
             else:
                 match = ""
-            lines.append(f"| {r['label']} | {where} | {name} | {cell_real(r)} | {cell_model(r)} | {match} |")
+            # An npm SDK's own version beside its name; Node.js's picks the row.
+            label = r["label"] + (f" {r['real']['package_version']}"
+                                  if "real" in r and "package_version" in r["real"] else "")
+            lines.append(f"| {label} | {where} | {name} | {cell_real(r)} | {cell_model(r)} | {match} |")
         lines.append("")
     # clients.windows-ioctl's table (windows_ioctl.py), when it ran.
     wine = results / "windows-ioctl.md"
