@@ -38,6 +38,34 @@ own, after a warm-up connect in the same process; *real* is its connect time
 run in the same scenario on a port of its own. A match is the same
 success or failure and a time within max(50 ms, 20 %) of the model; a time
 off the model is measured twice more and the median of the three decides.
+
+The npm SDKs (`Node openai`, `Node ollama`, `Node axios`; pinned in
+tests/clients/npm_cache.sh, run by tests/clients/probes/probe_npm.js with each
+root's own Node.js) have no connect code of their own: they are on the `node`
+rows, and the table shows each on the row of the Node.js it runs on. What each
+calls, in the installed package:
+
+- openai 7.59.0 (openai-node): the global `fetch` (undici):
+  `internal/shims.js:14-17` (`getDefaultFetch` returns the global `fetch`),
+  `client.js:252` (`this.fetch = options.fetch ?? Shims.getDefaultFetch()`),
+  `client.js:1107` (the request). A failed connection is retried twice by
+  default (`client.js:1508`, `maxRetries` 2, with a backoff from 0.5 s,
+  `client.js:1199`): the probe sets `maxRetries: 0` and times the first
+  connect. Its `engines` asks for Node.js >= 22; it loads and runs on 18 and
+  20 all the same (measured below).
+- ollama 0.6.4 (ollama-js): the global `fetch`: `dist/browser.cjs:256`
+  (`this.fetch = config?.fetch ?? fetch`), `dist/browser.cjs:140`; the
+  `whatwg-fetch` it loads (`dist/index.cjs:8`) only fills in a missing
+  global (`whatwg-fetch/dist/fetch.umd.js:643`). Its default host is
+  `http://127.0.0.1:11434` (`dist/browser.cjs:8`), so only a `localhost` host
+  (`OLLAMA_HOST`, `new Ollama({host})`) meets these rows.
+- axios 1.21.1: `http.request` with the global agent: the `xhr` adapter is
+  first but only where `XMLHttpRequest` exists (`lib/defaults/index.js:42`,
+  `lib/adapters/xhr.js:15`), so Node.js takes `lib/adapters/http.js`, whose
+  transport is follow-redirects' `http` (`lib/adapters/http.js:1239`; Node's
+  own `http` with `maxRedirects: 0`, `:1171-1172`); follow-redirects 1.16.3
+  calls `http.request` (`index.js:361`). The file that runs is the bundle
+  `dist/node/axios.cjs` (`transport.request`, `:4902`).
 """
 
 
