@@ -271,7 +271,8 @@ def run(scenario: Scenario, loopcheck: str, out: Path) -> int:
         def env_worker(env: Env) -> None:
             with slots:
                 per_env[env.name] = [one(env, i, c) for i, c in enumerate(CLIENTS)
-                                     if not only or c.key in only]
+                                     if (not only or c.key in only)
+                                     and (c.scenarios is None or scenario.name in c.scenarios)]
 
         threads = [threading.Thread(target=env_worker, args=(e,)) for e in envs]
         for t in threads:

@@ -66,6 +66,22 @@ calls, in the installed package:
   own `http` with `maxRedirects: 0`, `:1171-1172`); follow-redirects 1.16.3
   calls `http.request` (`index.js:361`). The file that runs is the bundle
   `dist/node/axios.cjs` (`transport.request`, `:4902`).
+
+They run in four scenarios (`v4only-k1`, `dualstack`, `v6only`, `nothing`;
+`NPM_SCENARIOS` in client_runs.py): in the other two the node rows differ
+only by the stall's length and the resolver's order, which `http.get` and
+`fetch` on the same Node.js show, and leaving them out saves about 20 s of
+CI. Measured once in those two as well (2026-12-02, openai / ollama / axios,
+all matched): `v4only-k2`, Debian 12 (Node.js 18.20.4) failed after 2076.0 /
+2064.1 / 2065.4 ms against the model's 2049.0 ms, Debian 13 (20.19.2)
+connected in 289.8 / 285.9 / 302.2 ms against 259.6 ms; `v4first-v4only`,
+Debian 12 connected in 12.8 / 12.4 / 45.3 ms and Debian 13 in 7.5 / 12.5 /
+17.5 ms against 0.8 ms. Near the edge: on Node.js 20 ollama-js's connect
+ran 20 to 35 ms over plain `fetch`'s in back-to-back runs on this loaded
+machine (its event loop busy for 12 to 23 ms just after the connect starts,
+which delays autoSelectFamily's 250 ms timer), and one earlier run of
+`v4only-k1` took the median of 315 / 312 / 303 ms against 257 ms (allowed
+±51): a mismatch from load, not from the row.
 """
 
 
