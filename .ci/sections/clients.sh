@@ -33,6 +33,10 @@ clients_start() {
         return 0
     fi
     $S apt-get install -y debootstrap tar util-linux
+    # openai-node, ollama-js and axios from npm, pinned, once into
+    # /var/cache/loopcheck-ci/npm-clients (bounded; the harness copies them
+    # beside probe_npm.js in each root). npm itself: servers_install.
+    $S tests/clients/npm_cache.sh clients
     export CI=${CI:-true}
     for suite in bookworm trixie; do
         # A root left by a run that died is unmounted and removed first.

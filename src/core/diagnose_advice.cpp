@@ -53,6 +53,16 @@ void Diagnoser::client_fixes() {
             endpoint_string(obs_[*first_accept_].address), fmt::join(failing, ", "),
             ip_string(obs_[*first_accept_].address),
             server_name(listener_at(obs_[*first_accept_].address))));
+    // A recognised server gets its own setting here too (Vite's default
+    // 'localhost' binds ::1 alone where ::1 comes first; docs/servers.md).
+    if (const Listener* server = listener_at(obs_[*first_accept_].address);
+        !failing.empty() && server && server->server) {
+        if (std::string own = server_own_fix(*server->server, obs_[*first_accept_].address.port);
+            !own.empty()) {
+            d_.server_fix = d_.fixes.size();
+            d_.fixes.push_back(std::move(own));
+        }
+    }
     if (pays("java-socket") || pays("java-httpclient"))
         d_.fixes.push_back("Java: run it with -Djava.net.preferIPv6Addresses=true so it prefers "
                            "::1.");

@@ -264,9 +264,15 @@ def run(scenario: Scenario, loopcheck: str, out: Path) -> int:
         per_env: dict[str, list[tuple[dict, bool]]] = {}
         slots = threading.Semaphore(jobs)
 
+        # LOOPCHECK_CLIENTS_ONLY="key ...": only these clients (a quick
+        # look at a few while working on them; each keeps its port).
+        only = set(os.environ.get("LOOPCHECK_CLIENTS_ONLY", "").split())
+
         def env_worker(env: Env) -> None:
             with slots:
-                per_env[env.name] = [one(env, i, c) for i, c in enumerate(CLIENTS)]
+                per_env[env.name] = [one(env, i, c) for i, c in enumerate(CLIENTS)
+                                     if (not only or c.key in only)
+                                     and (c.scenarios is None or scenario.name in c.scenarios)]
 
         threads = [threading.Thread(target=env_worker, args=(e,)) for e in envs]
         for t in threads:

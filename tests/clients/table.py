@@ -38,6 +38,50 @@ own, after a warm-up connect in the same process; *real* is its connect time
 run in the same scenario on a port of its own. A match is the same
 success or failure and a time within max(50 ms, 20 %) of the model; a time
 off the model is measured twice more and the median of the three decides.
+
+The npm SDKs (`Node openai`, `Node ollama`, `Node axios`; pinned in
+tests/clients/npm_cache.sh, run by tests/clients/probes/probe_npm.js with each
+root's own Node.js) have no connect code of their own: they are on the `node`
+rows, and the table shows each on the row of the Node.js it runs on. What each
+calls, in the installed package:
+
+- openai 7.59.0 (openai-node): the global `fetch` (undici):
+  `internal/shims.js:14-17` (`getDefaultFetch` returns the global `fetch`),
+  `client.js:252` (`this.fetch = options.fetch ?? Shims.getDefaultFetch()`),
+  `client.js:1107` (the request). A failed connection is retried twice by
+  default (`client.js:1508`, `maxRetries` 2, with a backoff from 0.5 s,
+  `client.js:1199`): the probe sets `maxRetries: 0` and times the first
+  connect. Its `engines` asks for Node.js >= 22; it loads and runs on 18 and
+  20 all the same (measured below).
+- ollama 0.6.4 (ollama-js): the global `fetch`: `dist/browser.cjs:256`
+  (`this.fetch = config?.fetch ?? fetch`), `dist/browser.cjs:140`; the
+  `whatwg-fetch` it loads (`dist/index.cjs:8`) only fills in a missing
+  global (`whatwg-fetch/dist/fetch.umd.js:643`). Its default host is
+  `http://127.0.0.1:11434` (`dist/browser.cjs:8`), so only a `localhost` host
+  (`OLLAMA_HOST`, `new Ollama({host})`) meets these rows.
+- axios 1.21.1: `http.request` with the global agent: the `xhr` adapter is
+  first but only where `XMLHttpRequest` exists (`lib/defaults/index.js:42`,
+  `lib/adapters/xhr.js:15`), so Node.js takes `lib/adapters/http.js`, whose
+  transport is follow-redirects' `http` (`lib/adapters/http.js:1239`; Node's
+  own `http` with `maxRedirects: 0`, `:1171-1172`); follow-redirects 1.16.3
+  calls `http.request` (`index.js:361`). The file that runs is the bundle
+  `dist/node/axios.cjs` (`transport.request`, `:4902`).
+
+They run in four scenarios (`v4only-k1`, `dualstack`, `v6only`, `nothing`;
+`NPM_SCENARIOS` in client_runs.py): in the other two the node rows differ
+only by the stall's length and the resolver's order, which `http.get` and
+`fetch` on the same Node.js show, and leaving them out saves about 20 s of
+CI. Measured once in those two as well (2026-12-02, openai / ollama / axios,
+all matched): `v4only-k2`, Debian 12 (Node.js 18.20.4) failed after 2076.0 /
+2064.1 / 2065.4 ms against the model's 2049.0 ms, Debian 13 (20.19.2)
+connected in 289.8 / 285.9 / 302.2 ms against 259.6 ms; `v4first-v4only`,
+Debian 12 connected in 12.8 / 12.4 / 45.3 ms and Debian 13 in 7.5 / 12.5 /
+17.5 ms against 0.8 ms. Near the edge: on Node.js 20 ollama-js's connect
+ran 20 to 35 ms over plain `fetch`'s in back-to-back runs on this loaded
+machine (its event loop busy for 12 to 23 ms just after the connect starts,
+which delays autoSelectFamily's 250 ms timer), and one earlier run of
+`v4only-k1` took the median of 315 / 312 / 303 ms against 257 ms (allowed
+±51): a mismatch from load, not from the row.
 """
 
 
@@ -108,7 +152,10 @@ def main(argv: list[str]) -> int:
                 mismatches += not r["match"]
             else:
                 match = ""
-            lines.append(f"| {r['label']} | {where} | {name} | {cell_real(r)} | {cell_model(r)} | {match} |")
+            # An npm SDK's own version beside its name; Node.js's picks the row.
+            label = r["label"] + (f" {r['real']['package_version']}"
+                                  if "real" in r and "package_version" in r["real"] else "")
+            lines.append(f"| {label} | {where} | {name} | {cell_real(r)} | {cell_model(r)} | {match} |")
         lines.append("")
     # clients.windows-ioctl's table (windows_ioctl.py), when it ran.
     wine = results / "windows-ioctl.md"

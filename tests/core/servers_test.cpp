@@ -1,4 +1,5 @@
 #include "loopcheck/core/diagnose.hpp"
+#include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/servers.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
@@ -43,6 +44,7 @@ TEST_CASE("servers: recognised from the name and command line people start them 
     CHECK(id_of("jupyter-lab", {"/usr/bin/python3", "/usr/bin/jupyter-lab"}) == "jupyter");
     CHECK(id_of("python3", {"python3", "-m", "http.server", "--bind", "127.0.0.1"}) ==
           "python-http-server");
+    // `npx vite` (Vite 6.4.6, measured): comm node, cmdline node PROJECT/node_modules/.bin/vite.
     CHECK(id_of("node", {"node", "/app/node_modules/.bin/vite"}) == "vite");
     CHECK(id_of("node", {"node", "/app/node_modules/vite/bin/vite.js", "--port", "5173"}) ==
           "vite");
@@ -144,4 +146,40 @@ TEST_CASE("servers: the fallback fix names the server's own setting", "[servers]
     const Diagnosis generic = diagnose(in);
     REQUIRE(generic.fixes.size() >= 2);
     CHECK(contains(generic.fixes[1], "Or make uvicorn listen on both ::1 and 127.0.0.1"));
+}
+
+TEST_CASE("servers: a server on ::1 alone gets its own setting beside the failing clients",
+          "[servers][diagnose]") {
+    // `npx vite` (Vite 6.4.6) where localhost is ::1 first: it binds [::1]:5173 alone, the
+    // clients that try only 127.0.0.1 fail (tests/servers, docs/servers.md).
+    const Target target = *parse_target("localhost:5173");
+    const std::vector<Observation> obs{
+        observe(ipv6_loopback(5173), Outcome::accepted, 200us, 200us),
+        observe(make_ipv4(127, 0, 0, 1, 5173), Outcome::refused, 1030ms, 700us)};
+    Listener l;
+    l.bound = ipv6_loopback(5173);
+    l.pid = 4242;
+    l.process = "node";
+    l.server = ServerMatch{"vite"};
+    const std::vector<Listener> listeners{l};
+    DiagnosisInput in;
+    in.target = &target;
+    in.addresses = obs;
+    in.threshold = 100ms;
+    in.timeout = 5s;
+    in.os = Os::linux_;
+    in.listeners = std::span<const Listener>(listeners);
+    const Diagnosis d = diagnose(in);
+    CHECK(d.exit_code == exit_code::partial);
+    REQUIRE(d.server_fix);
+    REQUIRE(*d.server_fix < d.fixes.size());
+    CHECK(d.fixes[*d.server_fix] == server_own_fix(ServerMatch{"vite"}, 5173));
+    CHECK(contains(d.fixes[*d.server_fix], "--host ::"));
+    // Unknown: no server setting, the clients' fixes stay.
+    std::vector<Listener> unknown{l};
+    unknown[0].server.reset();
+    in.listeners = std::span<const Listener>(unknown);
+    const Diagnosis generic = diagnose(in);
+    CHECK_FALSE(generic.server_fix);
+    CHECK(contains(generic.fixes[0], "or make node listen on 127.0.0.1 as well"));
 }

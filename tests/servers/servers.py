@@ -30,6 +30,10 @@ RUN_LIMIT_S = 60
 # where another python3 comes first in PATH (pyenv).
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 START_LIMIT_S = 20
+# How long the Go case waits for the Debian 12 client root .ci/run prepares
+# in the background (about 40 s from its cached tarball).
+ROOT_WAIT_S = 240
+GO_CACHE = os.path.join(os.environ.get("LOOPCHECK_CI_CACHE", "/var/cache/loopcheck-ci"), "go-servers")
 
 UVICORN_APP = """
 async def app(scope, receive, send):
@@ -74,6 +78,36 @@ const http = require('http');
 const [port, host] = process.argv.slice(2);
 const server = http.createServer((req, res) => res.end('ok'));
 if (host) server.listen(Number(port), host); else server.listen(Number(port));
+"""
+
+# Go net/http: `goserver ADDR` is http.ListenAndServe(ADDR, h), as people
+# write it; `goserver ADDR ADDR...` listens on each (net.Listen and
+# http.Serve), the generic fix's "listen on both ::1 and 127.0.0.1".
+GO_SERVER = """package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+)
+
+func main() {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") })
+	if len(os.Args) == 2 {
+		fmt.Println(http.ListenAndServe(os.Args[1], h))
+		os.Exit(1)
+	}
+	for _, a := range os.Args[1:] {
+		l, err := net.Listen("tcp", a)
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		go http.Serve(l, h)
+	}
+	select {}
+}
 """
 
 # PostgreSQL's programs (Debian keeps them out of PATH), and the user it
@@ -152,6 +186,37 @@ SERVERS = {
         "after": ["node", "server.js", "3000"],
         "fix": "listen(3000) with no host",
     },
+    "vite": {
+        # `npx vite` in a project with vite in node_modules (npm_cache.sh
+        # servers): server.host defaults to 'localhost', and Node.js's
+        # listen(5173, 'localhost') binds dns.lookup's first answer, ::1
+        # here. So it is not slow but partial: the clients that try only
+        # 127.0.0.1 (Node.js < 17, Java) fail.
+        "port": 5173,
+        "files": {"index.html": "<p>ok</p>\n"},
+        "npm": "servers",
+        "needs": ["npx"],
+        "before": ["npx", "vite"],
+        "after": ["npx", "vite", "--host", "::"],
+        "fix": "start Vite with --host ::",
+        "before_verdict": "PARTIAL: localhost:5173 connects via [::1]:5173, but 127.0.0.1:5173 is "
+                          "refused only after",
+    },
+    "go": {
+        # http.ListenAndServe("localhost:8000"): Go listens on the first
+        # IPv4 address of a name (net/dial.go ListenConfig.Listen,
+        # addrs.first(isIPv4)), 127.0.0.1 whatever the resolver's order. A
+        # Go server is a binary of its own name: loopcheck cannot tell it is
+        # Go, so the generic fix is the one to print and apply.
+        "port": 8000,
+        "files": {"server.go": GO_SERVER},
+        "go": "goserver",
+        "needs": [],
+        "id": None,
+        "before": ["./goserver", "localhost:8000"],
+        "after": ["./goserver", "127.0.0.1:8000", "[::1]:8000"],
+        "fix": "make goserver listen on both ::1 and 127.0.0.1",
+    },
     "redis": {
         # Debian's redis.conf binds 127.0.0.1 -::1 already: the trap is
         # bind 127.0.0.1 alone.
@@ -198,12 +263,64 @@ def missing(name: str, spec: dict) -> str:
             pwd.getpwnam(spec["user"])
         except KeyError:
             return f"there is no user {spec['user']}"
+    if "go" in spec and go_toolchain() is None:
+        return ("go is not installed here (golang-go) nor in a Debian 12 client root "
+                "(LOOPCHECK_CLIENT_ROOTS, tests/clients/prepare-root.sh)")
+    if "npm" in spec and not npm_modules(spec["npm"]).is_dir():
+        return f"the npm packages are not installed (tests/clients/npm_cache.sh {spec['npm']})"
     module = spec.get("module")
     if module:
         probe = subprocess.run([PY, "-c", f"import {module}"], capture_output=True)
         if probe.returncode != 0:
             return f"{PY} cannot import {module}"
     return ""
+
+
+def npm_modules(name: str) -> Path:
+    """Where tests/clients/npm_cache.sh NAME installed its packages."""
+    return Path(os.environ.get("LOOPCHECK_CI_CACHE", "/var/cache/loopcheck-ci")) / f"npm-{name}" / "node_modules"
+
+
+def go_toolchain() -> list | None:
+    """How to run `go`: this machine's, else the Debian 12 client root's
+    (prepare-root.sh installs golang-go there; the servers section does not
+    install Go again). None when neither is there."""
+    if shutil.which("go"):
+        return []
+    for spec in os.environ.get("LOOPCHECK_CLIENT_ROOTS", "").split():
+        suite, _, root = spec.partition("=")
+        if suite == "bookworm":
+            # .ci/run prepares the roots in the background: wait for it.
+            deadline = time.monotonic() + ROOT_WAIT_S
+            while not os.path.exists(f"{root}/.loopcheck-clients-ready") and time.monotonic() < deadline:
+                time.sleep(2)
+            if os.path.exists(f"{root}/.loopcheck-clients-ready") and os.path.exists(f"{root}/usr/bin/go"):
+                return ["chroot", root]
+    return None
+
+
+def build_go(spec: dict, cwd: str) -> None:
+    """Builds the Go server in cwd. In a root: there, statically (the pure
+    Go resolver, which reads this lab's hosts file), then copied out."""
+    prefix = go_toolchain() or []
+    binary = spec["go"]
+    if not prefix:
+        subprocess.run(["go", "build", "-o", binary, "server.go"], cwd=cwd, check=True,
+                       capture_output=True, timeout=300,
+                       env=dict(os.environ, GOCACHE=GO_CACHE))
+        return
+    root = Path(prefix[1])
+    inner = Path(tempfile.mkdtemp(prefix="loopcheck-go-", dir=root / "tmp"))
+    try:
+        shutil.copy(Path(cwd) / "server.go", inner / "server.go")
+        where = "/tmp/" + inner.name
+        subprocess.run([*prefix, "env", "-i", "PATH=/usr/bin:/bin", "HOME=/root", "CGO_ENABLED=0",
+                        "GOCACHE=/var/cache/loopcheck-go/build", "go", "build", "-o",
+                        f"{where}/{binary}", f"{where}/server.go"],
+                       check=True, capture_output=True, timeout=300)
+        shutil.copy(inner / binary, Path(cwd) / binary)
+    finally:
+        shutil.rmtree(inner, ignore_errors=True)
 
 
 def listening(port: int) -> bool:
@@ -272,6 +389,11 @@ def run_server(name: str, lc: str, results: Path) -> int:
         if "user" in spec:
             user = pwd.getpwnam(spec["user"])
             os.chown(cwd, user.pw_uid, user.pw_gid)
+        if "npm" in spec:
+            # A project's node_modules, as `npm install vite` leaves it.
+            (Path(cwd) / "node_modules").symlink_to(npm_modules(spec["npm"]))
+        if "go" in spec:
+            build_go(spec, cwd)
         for argv in spec.get("setup", []):
             subprocess.run(argv, cwd=cwd, check=True, capture_output=True, timeout=60)
 
@@ -289,10 +411,12 @@ def run_server(name: str, lc: str, results: Path) -> int:
             print(f"  fix: {f}")
         # Slow for the clients that try ::1 first and fall back, and partial
         # since some (Node.js 17 to 19) never try 127.0.0.1 (issue 23's rules).
-        c.expect(code == 6 and t["verdict"].startswith("PARTIAL: every new connection"),
-                 "before: exit code 6 (partial), the verdict names the slow fallback", code)
+        verdict = spec.get("before_verdict", "PARTIAL: every new connection")
+        c.expect(code == 6 and t["verdict"].startswith(verdict),
+                 f"before: exit code 6 (partial), the verdict starts {verdict!r}", (code, t["verdict"]))
         want = spec.get("id", name)
-        c.expect(ids == {want}, f"before: every listener named {want}", ids)
+        c.expect(ids == {want}, f"before: every listener named {want}" if want else
+                 "before: no listener named (not recognised: the generic fix)", ids)
         own = [f for f in t["fix"] if spec["fix"] in f]
         c.expect(len(own) == 1, f"before: the fix names {spec['fix']!r}", t["fix"])
         row["before"]["own_fix"] = own[0] if own else None
@@ -330,9 +454,13 @@ def table(results: Path) -> int:
             continue
         r = json.loads(path.read_text())
         before, after = r["before"], r["after"]
-        wait = before["verdict"].split(" waits ")[1].split(" before")[0] \
-            if " waits " in before["verdict"] else "-"
-        print(f"| {name} | `{shlex.join(r['before_argv'])}` | exit {before['exit_code']}, waits "
+        v = before["verdict"]
+        # The slow fallback's wait, or (Vite on ::1 alone) the slow refusal
+        # of the address the failing clients try.
+        wait = "waits " + v.split(" waits ")[1].split(" before")[0] if " waits " in v else \
+            "refused after " + v.split(" only after ")[1].split(",")[0] + ", some clients fail" \
+            if " only after " in v else "-"
+        print(f"| {name} | `{shlex.join(r['before_argv'])}` | exit {before['exit_code']}, "
               f"{wait}: {', '.join(before['listening'])} | `{shlex.join(r['after_argv'])}` | exit "
               f"{after['exit_code']}: {', '.join(after['listening'])}; every client "
               f"{max(after['clients_ms'].values()):.1f} ms at most |")
