@@ -115,7 +115,7 @@ TEST_CASE("the ListenOverflows counter is read only where a listener could overf
 }
 #endif
 
-TEST_CASE("-6 or -4 on a name with addresses of the other family only says so, exit 4",
+TEST_CASE("a family flag on a name with addresses of the other family only says so, exit 4",
           "[cli][integration]") {
     // Which family this machine's localhost lacks decides the flag: the
     // stock Debian hosts file has only 127.0.0.1; one with ::1 too has
