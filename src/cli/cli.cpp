@@ -178,6 +178,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     // after it: the words are reordered so that the subcommand reads them
     // (cli/usage.cpp); CLI11 would give them to the main command, which
     // ignored them.
+    // `loopcheck help wiat`: a typo, not a request for the main help.
+    if (auto typo = unknown_help_topic({argv + 1, argv + argc}))
+        return usage_failure(*typo);
     std::vector<std::string> words = hoist_global_options({argv + 1, argv + argc});
     std::vector<char*> hoisted{argv[0]};
     for (auto& w : words)

@@ -75,7 +75,8 @@ std::function<int()> declare(CLI::App& sub) {
     add_common_options(sub, args->common,
                        {.command = "audit",
                         .no_family = "audit connects to localhost on every address it resolves "
-                                     "to, to compare them"});
+                                     "to, to compare them",
+                        .no_count = "audit connects once to every listening port"});
     sub.add_flag("--no-pair", args->no_pair,
                  "Windows: probe once per address, without the no-SYN-retry twin");
     return [args] { return run(*args); };

@@ -144,7 +144,8 @@ std::function<int()> declare(CLI::App& sub) {
                         .no_timeout = "listen connects to nothing; --for limits how long it runs",
                         .no_threshold = "listen connects to nothing, so nothing is judged slow",
                         .no_family = "each SPEC names its addresses: 127.0.0.1:PORT, "
-                                     "[::1]:PORT"});
+                                     "[::1]:PORT",
+                        .no_count = "listen connects to nothing"});
     return [args] { return run(*args); };
 }
 

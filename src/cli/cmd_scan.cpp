@@ -55,7 +55,8 @@ std::function<int()> declare(CLI::App& sub) {
         sub, args->common,
         {.command = "scan",
          .no_threshold = "scan judges code by the addresses a client tries, not by a time",
-         .no_family = "scan probes every address each hit's name resolves to"});
+         .no_family = "scan probes every address each hit's name resolves to",
+         .no_count = "scan probes each host and port its hits name once"});
     sub.add_flag(
         "--no-probe", args->no_probe,
         "static scan only: connect to nothing, infer servers from the tree and usual ports");

@@ -118,7 +118,8 @@ std::function<int()> declare(CLI::App& sub) {
          .no_timeout = "a poll unanswered for 1 s counts as a timeout and the next one starts; "
                        "--for limits the whole wait",
          .no_threshold = "wait judges accepting and refusing, not time",
-         .no_family = "name one address instead: [::1]:PORT or 127.0.0.1:PORT"});
+         .no_family = "name one address instead: [::1]:PORT or 127.0.0.1:PORT",
+         .no_count = "wait polls until it is over; --for limits how long"});
     return [args] { return run(*args); };
 }
 

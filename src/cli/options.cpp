@@ -37,12 +37,11 @@ std::string one_line(std::string s) {
 
 namespace {
 
-/// Declares `names` (a value option when `value` names its type, else a
+/// Declares `shown` (a value option when `value` names its type, else a
 /// flag) as an option this command accepts only to say why it does not
 /// apply: typing it records the reason, and validate_common fails on it.
-void add_rejected(CLI::App& app, const std::string& names, const char* value, CommonArgs& args,
-                  std::string_view command, std::string_view reason) {
-    const std::string shown = names.substr(names.rfind(',') + 1);
+void add_rejected_one(CLI::App& app, const std::string& shown, const char* value, CommonArgs& args,
+                      std::string_view command, std::string_view reason) {
     auto record = [&args, shown, command = std::string(command), reason = std::string(reason)] {
         if (args.rejected.empty())
             args.rejected =
@@ -51,14 +50,25 @@ void add_rejected(CLI::App& app, const std::string& names, const char* value, Co
     const std::string help = fmt::format("(does not apply here: {})", reason);
     if (value != nullptr)
         app.add_option_function<std::string>(
-               names, [record](const std::string&) { record(); },
+               shown, [record](const std::string&) { record(); },
                help)
             ->type_name(value)
             ->group(""); // hidden from --help: it only explains itself
     else
         app.add_flag_function(
-               names, [record](std::int64_t) { record(); }, help)
+               shown, [record](std::int64_t) { record(); }, help)
             ->group("");
+}
+
+/// add_rejected_one for each of `names` ("-n,--count"), declared apart so
+/// that the error names the one typed: "-n does not apply to ...".
+void add_rejected(CLI::App& app, std::string_view names, const char* value, CommonArgs& args,
+                  std::string_view command, std::string_view reason) {
+    while (!names.empty()) {
+        const auto comma = names.find(',');
+        add_rejected_one(app, std::string(names.substr(0, comma)), value, args, command, reason);
+        names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+    }
 }
 
 } // namespace
@@ -80,13 +90,22 @@ void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which)
         add_rejected(app, "-4,--ipv4", nullptr, args, which.command, which.no_family);
         add_rejected(app, "-6,--ipv6", nullptr, args, which.command, which.no_family);
     }
+    if (!which.no_count.empty())
+        add_rejected(app, "-n,--count", "N", args, which.command, which.no_count);
+    // --expect is the check's alone; typed before a subcommand it is moved
+    // after it (cli/usage.cpp), where it must be blamed, not its value or
+    // the target after it.
+    if (!which.command.empty())
+        add_rejected(app, "--expect", "refused", args, which.command,
+                     "it applies to the check only (loopcheck --expect refused HOST:PORT)");
     // --format and --color are checked by validate_common, in loopcheck's
     // words (a CLI11 check would print its own).
     app.add_option("--format", args.format, "text, json or markdown (default text)")
         ->type_name("FORMAT");
     app.add_flag("--json", args.json, "same as --format json");
     app.add_flag("--markdown", args.markdown, "same as --format markdown");
-    app.add_option("--color", args.color, "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
+    app.add_option("--color", args.color,
+                   "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
         ->type_name("WHEN");
     app.add_flag("-v,--verbose", args.verbose,
                  "the full report (every client row and fix); log each step on stderr, -vv every "

@@ -61,6 +61,9 @@ struct CommonSet {
     std::string_view no_threshold{}; ///< why --threshold does not apply
     /// Why -4/-6 do not apply; empty: the command declares them itself.
     std::string_view no_family{};
+    /// Why -n/--count does not apply; empty: the command declares it itself
+    /// (the check, staircase).
+    std::string_view no_count{};
 };
 
 /// The shared options, validated.

@@ -164,6 +164,24 @@ std::optional<std::string> unknown_command(std::string_view word) {
                        *near);
 }
 
+std::optional<std::string> unknown_help_topic(const std::vector<std::string>& words) {
+    const auto at = subcommand_index(words);
+    if (!at || words[*at] != "help" || *at + 1 >= words.size())
+        return std::nullopt;
+    const std::string& topic = words[*at + 1];
+    if (topic.empty() || topic.front() == '-' || is_subcommand(topic))
+        return std::nullopt;
+    std::vector<std::string> names;
+    for (const CommandEntry* c : subcommands())
+        names.emplace_back(c->name);
+    if (const auto near = closest_word(topic, names))
+        return fmt::format("unknown command '{}'; did you mean '{}'? see loopcheck --help", topic,
+                           *near);
+    return fmt::format("unknown command '{}' (loopcheck help takes a command's name); see "
+                       "loopcheck --help",
+                       topic);
+}
+
 std::string usage_message(const CLI::ParseError& error, const CLI::App& app) {
     const std::string what = error.what();
     const std::string see = fmt::format("see {} --help", command_words(app));

@@ -38,6 +38,11 @@ std::optional<std::string> closest_word(std::string_view typed,
 /// no '.', not a number); nullopt otherwise.
 std::optional<std::string> unknown_command(std::string_view word);
 
+/// `loopcheck help WORD` where WORD is no subcommand: "unknown command
+/// 'wiat'; did you mean 'wait'? ..." (or without the suggestion when none
+/// is close); nullopt for `help`, `help COMMAND` and other command lines.
+std::optional<std::string> unknown_help_topic(const std::vector<std::string>& words);
+
 /// CLI11's error as one line in loopcheck's words, ending with the pointer
 /// to --help; `app` is the command that was being parsed (its options are
 /// the choices for a misspelt one).

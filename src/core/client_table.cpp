@@ -77,6 +77,13 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 // - aiohttp: TCPConnector tries the resolved hosts in turn before 3.10;
 //   from 3.10 (aiohttp PR #7954) aiohappyeyeballs with a 250 ms delay and
 //   interleave 1. asyncio without happy_eyeballs_delay: in turn.
+// - Ruby >= 3.4: TCPSocket.new (Net::HTTP's TCPSocket.open) runs Happy
+//   Eyeballs v2 (Ruby 3.4 NEWS, Feature #20108, #20782): IPv6 first,
+//   families alternating, the next attempt 250 ms later
+//   (CONNECTION_ATTEMPT_DELAY in ext/socket/lib/socket.rb). It is compiled
+//   out without pthread_create/pthread_detach and on MinGW
+//   (FAST_FALLBACK_INIT_INETSOCK_IMPL in ext/socket/rubysocket.h), so
+//   Windows Ruby tries the addresses in turn as before.
 // - Ruby < 3.4 (TCPSocket.open), Perl (IO::Socket::IP under HTTP::Tiny and
 //   LWP), PHP (php_network_connect_socket_to_host): in turn.
 // - .NET HttpClient: ConnectAsync(DnsEndPoint), one address after another.
@@ -120,7 +127,7 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   before. java.net.Socket (NioSocketImpl since 13) and HttpClient
 //   (SocketChannel) both connect through it. JDK 11 to 15 do not; 11u got
 //   backports (jdk11u-dev PRs #626, #628, 2021-11) in an update not pinned.
-constexpr std::array<ClientModel, 31> models{{
+constexpr std::array<ClientModel, 32> models{{
     {"python",
      {},
      "Python requests / urllib / httpx (sync)",
@@ -411,6 +418,21 @@ constexpr std::array<ClientModel, 31> models{{
      Reuse::depends,
      "Net::HTTP.get: a new connection every call; requests inside one Net::HTTP.start "
      "block reuse it"},
+    {"ruby",
+     {"3.4.0", ""},
+     "Ruby Net::HTTP >= 3.4",
+     "Happy Eyeballs 250 ms, IPv6 first; Windows: sequential",
+     ConnectAlgorithm::happy_eyeballs,
+     250ms,
+     FastFail::none,
+     AddressSource::resolver,
+     true,
+     false,
+     "Net::HTTP, TCPSocket.new, Socket.tcp, open-uri, Faraday (net_http)",
+     Reuse::depends,
+     "Net::HTTP.get: a new connection every call; requests inside one Net::HTTP.start "
+     "block reuse it",
+     true},
     {"perl",
      {},
      "Perl HTTP::Tiny / LWP::UserAgent",

@@ -179,8 +179,16 @@ std::vector<Attempt> attempts_for(const ClientModel& client, std::span<const Obs
 
 ConnectPrediction predict(const ClientModel& client, std::span<const Observation> obs,
                           const ClientContext& ctx) {
-    const auto attempts = attempts_for(client, obs, ctx);
-    auto p = simulate(client.kind, client.delay, attempts);
+    ClientModel as_run = client;
+    if (client.sequential_on_windows && ctx.os == Os::windows) {
+        // Built without its Happy Eyeballs (Ruby >= 3.4 on Windows): the
+        // resolver's order, one address after another.
+        as_run.kind = ConnectAlgorithm::sequential;
+        as_run.delay = Micros{0};
+        as_run.ipv6_first = false;
+    }
+    const auto attempts = attempts_for(as_run, obs, ctx);
+    auto p = simulate(as_run.kind, as_run.delay, attempts);
     if (client.retry_refused && !p.connected && p.attempts > 0 && !p.lower_bound) {
         // A refused connect (ConnectException) makes the whole connect run
         // again, once; a timed-out one (lower_bound) is not retried.

@@ -2,6 +2,8 @@
 // every hit costs here and on Windows, the ranking and the exit code.
 #include "loopcheck/core/scan_cost.hpp"
 
+#include "core/scan_client.hpp"
+#include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/scan_pins.hpp"
 
@@ -14,19 +16,6 @@ namespace loopcheck {
 
 namespace {
 
-
-enum class Algo { sequential, happy_eyeballs, no_retries, ipv4_first };
-
-Algo algo_of(std::string_view client) noexcept {
-    if (client == "python-asyncio" || client == "curl" || client == "rust")
-        return Algo::happy_eyeballs;
-    if (client == "node" || client == "go")
-        return Algo::no_retries;
-    if (client.starts_with("java"))
-        return Algo::ipv4_first;
-    return Algo::sequential; // python, dotnet, wget, ruby, php, and config read by anyone
-}
-
 bool is_v4_literal(std::string_view host) noexcept {
     return host.starts_with("127.");
 }
@@ -35,46 +24,81 @@ std::string url_of(std::string_view host, std::uint16_t port) {
     return host == "::1" ? fmt::format("[::1]:{}", port) : fmt::format("{}:{}", host, port);
 }
 
-/// The Windows cost of a `localhost` hit whose server takes only IPv4.
-/// A config value's reader: the language's usual client where the value
-/// sits in code (a Node or Go program reads it with libuv or Go), else one
-/// that tries one address at a time.
-Algo reader_algo(const ScanHit& hit) noexcept {
-    if (hit.kind != HitKind::config || !hit.client.empty())
-        return algo_of(hit.client);
-    if (hit.lang == Lang::javascript || hit.lang == Lang::go)
-        return Algo::no_retries;
-    if (hit.lang == Lang::java)
-        return Algo::ipv4_first;
-    return Algo::sequential;
+std::string_view default_row(Lang lang) noexcept;
+
+/// The client-table row that prices a hit: its client's, at its pinned
+/// version; for a config value no code in the tree was found to read, the
+/// language's usual client where the value sits in code (a Node.js or Go
+/// program reads it with libuv or Go), else one that tries one address at
+/// a time (Python's).
+const ClientModel* pricing_row(const ScanHit& hit) {
+    if (!hit.client.empty())
+        return scan_client_row(hit.client, hit.client_version);
+    if (hit.lang == Lang::javascript || hit.lang == Lang::go || hit.lang == Lang::java)
+        return scan_client_row(default_row(hit.lang));
+    return scan_client_row("python");
 }
 
-void cost_localhost_v4_only(ScanHit& hit, const ScanEndpoint& ep) {
-    const Algo a = reader_algo(hit);
+/// What a prediction costs, in a few words: "fails", "~2.00 s".
+std::string cost_words(const ConnectPrediction& p) {
+    return p.connected ? fmt::format("~{}", format_duration(p.time)) : std::string("fails");
+}
+
+/// A cost that makes a hit risky: a client that fails, or one that waits
+/// out Windows' SYN retries (2 s) on every new connection.
+bool costly(const ConnectPrediction& p) {
+    return !p.connected || p.time >= std::chrono::seconds(1);
+}
+
+/// The other rows of the same client (older versions, where no version was
+/// pinned) whose cost differs in kind: "; Node.js 17 to 19: fails".
+std::string other_rows(const ClientModel& chosen, const ScanHit& hit, const ScanEndpoint& ep) {
+    if (!hit.client_version.empty())
+        return {};
+    const bool chosen_costly = costly(windows_localhost_cost(chosen, ep.v4, ep.v6));
+    std::string out;
+    for (const ClientModel& m : client_models()) {
+        if (m.id != chosen.id || &m == &chosen)
+            continue;
+        const auto p = windows_localhost_cost(m, ep.v4, ep.v6);
+        if (costly(p) != chosen_costly)
+            out += fmt::format("; {}: {}", m.name, cost_words(p));
+    }
+    return out;
+}
+
+/// A `localhost` hit whose server takes one family: the row's own
+/// prediction on Windows (::1 first), as check's "on Windows" column.
+void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
+    const ClientModel* row = pricing_row(hit);
+    if (row == nullptr) {
+        hit.cost_windows = fmt::format("unknown: {} has no client-table row",
+                                       hit.client_label.empty() ? hit.client : hit.client_label);
+        return;
+    }
+    const auto p = windows_localhost_cost(*row, ep.v4, ep.v6);
     const std::string who = hit.kind == HitKind::client ? "this client "
                             : hit.consumer.empty() ? "a client that tries one address at a time "
                                                      "(Python, .NET) "
                                                    : "its reader ";
-    switch (a) {
-    case Algo::sequential:
+    const std::string how = fmt::format("{}: {}", row->name, row->algorithm);
+    const std::string listens = ep.v4 ? "127.0.0.1" : "::1";
+    if (!p.connected) {
+        hit.risky = true;
+        hit.cost_windows = fmt::format("{}fails: it never reaches {} ({})", who, listens, how);
+    } else if (costly(p)) {
         hit.risky = true;
         hit.cost_windows =
-            who + "pays ~2 s per new connection (::1 refused, retried, then 127.0.0.1)";
-        break;
-    case Algo::happy_eyeballs:
-        hit.cost_windows = "~0.25 s per new connection (Happy Eyeballs); ~2 s where the async "
-                           "client has none (asyncio without happy_eyeballs_delay, aiohttp < 3.10)";
-        break;
-    case Algo::no_retries:
-        hit.cost_windows = "~1 ms: no SYN retries on loopback";
-        break;
-    case Algo::ipv4_first:
-        hit.cost_windows = "none: Java tries IPv4 first";
-        break;
+            fmt::format("{}pays {} per new connection ({}): {} refused, retried, "
+                        "then {}",
+                        who, cost_words(p), how, ep.v4 ? "::1" : "127.0.0.1", listens);
+    } else {
+        hit.cost_windows = fmt::format("{} per new connection ({})", cost_words(p), how);
     }
+    hit.cost_windows += other_rows(*row, hit, ep);
     if (hit.risky)
-        hit.fix = fmt::format("connect to {} (where the server listens), or {}",
-                              url_of("127.0.0.1", ep.port), ep.server_fix);
+        hit.fix = fmt::format("connect to {} (where the server listens). {}",
+                              url_of(listens, ep.port), ep.server_fix);
 }
 
 void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
@@ -104,15 +128,8 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     if (hit.ref.host == "localhost") {
         if (ep->v4 && ep->v6)
             hit.cost_windows = "none: the server takes both families";
-        else if (ep->v4)
-            cost_localhost_v4_only(hit, *ep);
-        else if (reader_algo(hit) == Algo::ipv4_first) {
-            hit.risky = true;
-            hit.cost_windows = "fails: Java tries 127.0.0.1 and the server listens on ::1 only";
-            hit.fix = fmt::format("connect to {}, or {}", url_of("::1", ep->port), ep->server_fix);
-        } else {
-            hit.cost_windows = "none: Windows tries ::1 first and the server listens there";
-        }
+        else
+            cost_localhost_one_family(hit, *ep);
         return;
     }
     const bool v4 = is_v4_literal(hit.ref.host);
@@ -123,8 +140,8 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     hit.risky = true;
     hit.cost_windows =
         fmt::format("refused at once: the server listens on {} only", v4 ? "IPv6" : "IPv4");
-    hit.fix = fmt::format("connect to {}, or {}", url_of(v4 ? "::1" : "127.0.0.1", ep->port),
-                          ep->server_fix);
+    hit.fix = fmt::format("connect to {} (where the server listens). {}",
+                          url_of(v4 ? "::1" : "127.0.0.1", ep->port), ep->server_fix);
 }
 
 /// The row that stands for a language's usual client when the reading file
@@ -192,12 +209,20 @@ std::string thousands(std::uint64_t n) {
     return out;
 }
 
+/// uvicorn started with --reload or --workers: its parent binds one socket
+/// of one family (servers.cpp, ServerMatch::one_socket).
+bool one_socket(const ScanHit& bind) {
+    const std::string line = bind.text.escaped();
+    return bind.server == "uvicorn" &&
+           (line.find("reload") != std::string::npos || line.find("workers") != std::string::npos);
+}
+
 /// The families a bind in the tree takes, by its host and server.
 void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
     const std::string& h = bind.ref.host;
     if (h == "::1") {
         ep.v6 = true;
-    } else if (h == "localhost" && bind.server == "uvicorn") {
+    } else if (h == "localhost" && bind.server == "uvicorn" && !one_socket(bind)) {
         ep.v4 = ep.v6 = true; // one process binds every address localhost has
     } else if (h == "localhost" && bind.server == "node") {
         ep.v6 = true; // the first address only: ::1 on Windows
@@ -248,6 +273,14 @@ void join_listeners(ScanEndpoint& ep, std::span<const Listener> listeners) {
     }
     for (std::size_t i = 0; i < owners.size(); ++i)
         ep.server += (i ? ", " : "") + owners[i];
+    // The server the listener table recognised (its name and command
+    // line), else a guess from the process name.
+    for (const Listener& l : listeners)
+        if (l.bound.port == ep.port && l.server) {
+            ep.server_fix = server_own_fix(*l.server, ep.port);
+            if (!ep.server_fix.empty())
+                return;
+        }
     for (std::string_view name : {"ollama", "llama-server", "uvicorn", "gunicorn", "node", "lm"})
         if (ep.server.find(name) != std::string::npos) {
             ep.server_fix = server_fix(name == "lm" ? "lmstudio" : name, ep.port);
@@ -258,17 +291,22 @@ void join_listeners(ScanEndpoint& ep, std::span<const Listener> listeners) {
 
 void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> hits) {
     for (ScanEndpoint& ep : endpoints) {
-        if (ep.v4 || ep.v6)
-            continue;
         auto bind = std::find_if(hits.begin(), hits.end(), [&](const ScanHit& h) {
             return h.kind == HitKind::server && h.ref.port == ep.port;
         });
+        if (ep.v4 || ep.v6) {
+            // A listener seen whose server the table did not recognise
+            // (python3, node): a bind of that port in the tree names it.
+            if (bind != hits.end() && ep.server_fix == server_fix("", ep.port))
+                ep.server_fix = server_fix(bind->server, ep.port, one_socket(*bind));
+            continue;
+        }
         if (bind != hits.end()) {
             bind_families(*bind, ep);
             ep.inferred = true;
             ep.server = fmt::format("{} bound to {} at {}:{} (not listening now)", bind->server,
                                     bind->ref.host, bind->path.escaped(), bind->line);
-            ep.server_fix = server_fix(bind->server, ep.port);
+            ep.server_fix = server_fix(bind->server, ep.port, one_socket(*bind));
         } else if (const UsualServer* u = usual_server(ep.port)) {
             ep.v4 = u->v4;
             ep.v6 = u->v6;
@@ -305,9 +343,10 @@ void conclude_scan(ScanResult& r) {
     apply_pins(r.hits, r.pins);
     for (ScanHit& h : r.hits) {
         if (h.kind == HitKind::server) {
-            const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn";
+            const bool one_family =
+                h.ref.host != "localhost" || h.server != "uvicorn" || one_socket(h);
             if (one_family)
-                h.fix = server_fix(h.server, h.ref.port);
+                h.fix = server_fix_alone(server_fix(h.server, h.ref.port, one_socket(h)));
             continue;
         }
         if (h.kind != HitKind::client && h.kind != HitKind::config)

@@ -152,10 +152,12 @@ void apply_pins(std::vector<ScanHit>& hits, const std::vector<ScanPin>& pins) {
         if (pin == pins.end())
             continue;
         h.pinned = fmt::format("{} {} ({})", pin->package, pin->version, pin->path.escaped());
-        if (h.package == "aiohttp" && h.client == "python-asyncio" &&
-            version_less(pin->version, "3.10")) {
-            h.client = "python"; // no aiohappyeyeballs before 3.10: one address at a time
-            h.client_label = "aiohttp < 3.10 (no Happy Eyeballs)";
+        // aiohttp's version picks its row: no aiohappyeyeballs before 3.10,
+        // one address at a time.
+        if (h.package == "aiohttp" && h.client == "python-aiohttp") {
+            h.client_version = pin->version;
+            if (version_less(pin->version, "3.10"))
+                h.client_label = "aiohttp < 3.10 (no Happy Eyeballs)";
         }
     }
 }

@@ -49,12 +49,26 @@ constexpr ScanRule rules[] = {
      python, R"(r = requests.get("http://localhost:8000/health"))", "", "tests/test_api.py"},
 
     // Clients called on the spot.
-    {"py-async", client, contains, py,
-     {"AsyncOpenAI(", "AsyncClient(", "ClientSession(", "aiohttp.", "AsyncOllama",
-      "open_connection(", "acompletion("},
-     "python-asyncio", "async client (httpx.AsyncClient, aiohttp, AsyncOpenAI)",
-     "an async client: Happy Eyeballs (anyio, aiohappyeyeballs) or sequential (asyncio)",
+    // Async clients, each on the row of the code it runs: httpx's
+    // AsyncClient (anyio), aiohttp (its version picks the row), asyncio
+    // with or without happy_eyeballs_delay.
+    {"py-httpx-async", client, contains, py,
+     {"AsyncOpenAI(", "AsyncClient(", "AsyncOllama", "acompletion(", "aembedding("},
+     "python-httpx-async", "httpx.AsyncClient (AsyncOpenAI, ollama.AsyncClient)",
+     "an httpx AsyncClient (anyio: IPv6 first, then Happy Eyeballs 250 ms)",
      python, R"(client = AsyncOpenAI(base_url="http://localhost:11434/v1", api_key="x"))"},
+    {"py-aiohttp", client, contains, py, {"ClientSession(", "aiohttp."},
+     "python-aiohttp", "aiohttp",
+     "an aiohttp call (Happy Eyeballs 250 ms from 3.10; one address at a time before)",
+     python, R"(async with aiohttp.ClientSession() as s: await s.get("http://localhost:8000/"))"},
+    {"py-asyncio-he", client, contains, py, {"happy_eyeballs_delay"},
+     "python-asyncio", "asyncio with happy_eyeballs_delay",
+     "an asyncio connect with happy_eyeballs_delay (Happy Eyeballs)",
+     python, R"(await asyncio.open_connection("localhost", 8000, happy_eyeballs_delay=0.25))"},
+    {"py-asyncio", client, contains, py, {"open_connection(", "loop.create_connection("},
+     "python-asyncio-default", "asyncio.open_connection",
+     "an asyncio connect without happy_eyeballs_delay (one address at a time)",
+     python, R"(reader, writer = await asyncio.open_connection("localhost", 8000))"},
     {"py-model-sdk", client, contains, py,
      {"ChatOllama(", "OllamaLLM(", "Ollama(", "OllamaEmbeddings(", "OllamaEmbedding(",
       "ChatOpenAI(", "OpenAILike(", "completion(", "embedding(", "Client(host="},
@@ -75,6 +89,11 @@ constexpr ScanRule rules[] = {
      {"urlopen(", "urllib.request", "HTTPConnection(", "create_connection("},
      "python", "urllib / http.client", "a urllib or http.client call (one address at a time)",
      python, R"(urlopen("http://localhost:8000/v1/models"))"},
+    {"js-no-autoselect", client, contains, js,
+     {"autoSelectFamily: false", "autoSelectFamily:false", "no-network-family-autoselection"},
+     "node-no-autoselect", "Node.js net.connect, autoSelectFamily: false",
+     "a Node.js connect with autoSelectFamily off (the first address only)",
+     javascript, R"(net.connect({ host: "localhost", port: 8000, autoSelectFamily: false });)"},
     {"js-client", client, contains, js,
      {"fetch(", "axios", "new OpenAI(", "new Ollama(", "baseURL", "http.get(", "http.request("},
      "node", "Node.js fetch/axios/openai/ollama-js", "a Node.js client (libuv: no SYN retries on loopback)",
@@ -101,11 +120,17 @@ constexpr ScanRule rules[] = {
     {"shell-wget", client, contains, lang_bit(shell), {"wget "}, "wget", "wget",
      "a wget command (one address at a time)", shell, R"(wget -qO- http://localhost:8080/health)"},
     {"ruby-client", client, contains, lang_bit(ruby), {"Net::HTTP", "Faraday", "HTTParty", "URI("},
-     "ruby", "Ruby Net::HTTP", "a Ruby client (one address at a time; no client-table row yet)",
+     "ruby", "Ruby Net::HTTP",
+     "a Ruby client (Happy Eyeballs from 3.4, but not on Windows: one address at a time there)",
      ruby, R"(res = Net::HTTP.get(URI("http://localhost:11434/api/tags")))"},
+    // PHP's curl extension and Guzzle (its curl handler where ext-curl is
+    // loaded, the default) connect with libcurl; its streams on their own.
+    {"php-curl", client, contains, lang_bit(php), {"curl_init(", "Guzzle", "new Client("},
+     "curl", "PHP curl (libcurl), Guzzle", "a PHP curl call (libcurl: Happy Eyeballs)",
+     php, R"($ch = curl_init("http://localhost:8080/api");)"},
     {"php-client", client, contains, lang_bit(php),
-     {"curl_init(", "file_get_contents(", "Guzzle", "new Client("},
-     "php", "PHP streams/curl", "a PHP client (one address at a time; no client-table row yet)",
+     {"file_get_contents(", "fopen(", "stream_socket_client(", "fsockopen("},
+     "php", "PHP streams", "a PHP stream (one address at a time)",
      php, R"($body = file_get_contents("http://localhost:8080/api");)"},
 
     // Servers: a bind or a server's own host setting.
@@ -139,7 +164,7 @@ constexpr ScanRule rules[] = {
 };
 
 constexpr ImportRule imports[] = {
-    {py, "aiohttp", "python-asyncio", "aiohttp"},
+    {py, "aiohttp", "python-aiohttp", "aiohttp"},
     {py, "requests", "python", "requests"},
     {py, "httpx", "python", "httpx (sync)"},
     {py, "openai", "python", "openai-python (httpx, sync)"},

@@ -1,7 +1,9 @@
 // `loopcheck scan`'s knowledge of servers: the usual server of a port and
 // its default bind (../shared/docs/stack.md, table A), and each server's own
-// setting that makes it take both families.
+// setting that makes it take both families (the server table's, servers.cpp).
 #include "loopcheck/core/scan_servers.hpp"
+
+#include "loopcheck/core/servers.hpp"
 
 #include <array>
 #include <fmt/format.h>
@@ -19,7 +21,7 @@ constexpr std::array<UsualServer, 8> usual{{
     {1234, "LM Studio", "lmstudio", true, false, "127.0.0.1"},
     {5000, "Flask", "flask", true, false, "127.0.0.1"},
     // Vite binds 'localhost' to one address: ::1 on Windows (Node >= 17).
-    {5173, "Vite", "node", false, true, "localhost (one address: ::1 on Windows)"},
+    {5173, "Vite", "vite", false, true, "localhost (one address: ::1 on Windows)"},
     {3000, "Node.js / Next.js", "node", true, true, ":: (both families)"},
     {8888, "Jupyter", "jupyter", true, true, "localhost (every address)"},
 }};
@@ -38,27 +40,24 @@ const UsualServer* usual_server(std::uint16_t port) noexcept {
     return nullptr;
 }
 
-std::string server_fix(std::string_view server, std::uint16_t port_number) {
-    const std::string port = port_number ? std::to_string(port_number) : std::string("PORT");
-    if (server == "ollama")
-        return fmt::format("OLLAMA_HOST=[::]:{} (both families; also the LAN)", port);
-    if (server == "llama-server")
-        return "llama-server --host :: (dual-stack)";
-    if (server == "uvicorn")
-        return "uvicorn --host localhost (one process, no --reload/--workers: binds both)";
-    if (server == "flask")
-        return "no Flask setting binds both loopbacks: change the client";
-    if (server == "gunicorn")
-        return fmt::format("gunicorn -b 127.0.0.1:{0} -b [::1]:{0}", port);
-    if (server == "django")
-        return "runserver -6 [::]:PORT (dual-stack on Linux only): change the client";
-    if (server == "node")
-        return "listen on '::' or with no host (libuv takes both families)";
-    if (server == "go")
-        return fmt::format("net.Listen(\"tcp\", \":{}\") (dual-stack)", port);
-    if (server == "lmstudio")
-        return "no LM Studio setting binds both loopbacks: change the client";
-    return "have the server listen on both ::1 and 127.0.0.1 (or a dual-stack ::)";
+std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket) {
+    // The server table's own sentence (src/core/servers.cpp): the fix
+    // `loopcheck check` prints for the same server, word for word.
+    std::string own = server_own_fix(ServerMatch{std::string(server), one_socket}, port);
+    if (!own.empty())
+        return own;
+    return "Or make the server listen on both ::1 and 127.0.0.1, or on [::] with IPV6_V6ONLY "
+           "off, so every address of the name accepts.";
+}
+
+std::string server_fix_alone(std::string fix) {
+    // "Or start uvicorn with ..." -> "Start uvicorn with ...".
+    if (fix.starts_with("Or ") && fix.size() > 3) {
+        fix.erase(0, 3);
+        if (fix[0] >= 'a' && fix[0] <= 'z')
+            fix[0] = static_cast<char>(fix[0] - 'a' + 'A');
+    }
+    return fix;
 }
 
 } // namespace loopcheck

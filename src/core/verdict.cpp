@@ -42,11 +42,22 @@ Verdict decide_verdict(std::span<const Finding> findings, const VerdictFacts& v)
     // No address of the resolver's accepts, but one of curl's own answer
     // for localhost does: curl >= 7.78 connects, every client that asks the
     // resolver fails.
-    if (partial && !v.winner)
-        return {fmt::format("PARTIAL: {} accepts only on an address it does not resolve to here: "
-                            "curl >= 7.78 finds it itself, clients that ask the resolver fail",
-                            v.input),
+    // What costs the time comes first when something does: the slow
+    // refusal the clients that ask the resolver wait out before they fail.
+    if (partial && !v.winner) {
+        std::string cost;
+        if (slow(findings))
+            cost = v.slow_refused ? fmt::format("{} is refused only after {}, and ",
+                                                endpoint_string(*v.slow_refused),
+                                                format_duration(v.slow_refused_time))
+                                  : fmt::format("a connect takes longer than {}, and ",
+                                                format_duration(v.threshold));
+        return {fmt::format("PARTIAL: {}{} accepts only on an address it does not resolve to "
+                            "here: curl >= 7.78 finds it itself, clients that ask the resolver "
+                            "fail",
+                            cost, v.input),
                 verdict_word::partial, exit_code::partial};
+    }
     if (partial && !slow(findings))
         return {fmt::format("PARTIAL: {} connects via {}, but {}", v.input,
                             endpoint_string(*v.winner), fail_words),

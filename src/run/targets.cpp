@@ -99,6 +99,31 @@ ResolverFiles read_resolver_files(const Report& report) {
     return f;
 }
 
+/// -4 or -6 on a name that resolves, but to the other family only: the
+/// lookup of that one family failed ("Name or service not known"), which
+/// would read as a name that does not exist. Which addresses it has, asked
+/// without the filter; the resolver's own error when it has none.
+Error family_missing(const Target& t, FamilyFilter family, Error original) {
+    auto all = platform::resolve(t.host, 0, FamilyFilter::any);
+    if (!all || all->empty())
+        return original;
+    std::vector<std::string> has;
+    std::string listed;
+    for (const Address& a : *all)
+        if (std::find(has.begin(), has.end(), ip_string(a)) == has.end()) {
+            has.push_back(ip_string(a));
+            listed += (listed.empty() ? "" : ", ") + has.back();
+        }
+    const bool v6 = family == FamilyFilter::ipv6;
+    const std::string_view flag = v6 ? "-6" : "-4";
+    return Error{ErrorKind::resolve,
+                 fmt::format("{} has no {} address here ({}); it resolves to {} only", t.host,
+                             v6 ? "IPv6" : "IPv4", flag, listed),
+                 fmt::format("Drop {} to probe the address{} {} has, or give the name an {} "
+                             "address (the hosts file, DNS) if a client needs one.",
+                             flag, has.size() == 1 ? "" : "es", t.host, v6 ? "IPv6" : "IPv4")};
+}
+
 /// One target's addresses: its literal, or the resolver's answer.
 void resolve_one(TargetReport& tr, Resolver& resolver, FamilyFilter family,
                  const std::optional<Error>& blocked) {
@@ -109,8 +134,11 @@ void resolve_one(TargetReport& tr, Resolver& resolver, FamilyFilter family,
             (family == FamilyFilter::ipv6 && t.literal->family == Family::ipv4);
         if (wrong_family)
             tr.resolve_error =
-                Error{ErrorKind::resolve, fmt::format("{} is not an {} address", t.host,
-                                                      family == FamilyFilter::ipv4 ? "IPv4" : "IPv6")};
+                Error{ErrorKind::resolve,
+                      fmt::format("{} is not an {} address", t.host,
+                                  family == FamilyFilter::ipv4 ? "IPv4" : "IPv6"),
+                      fmt::format("Drop {}: an address literal is the one address probed.",
+                                  family == FamilyFilter::ipv4 ? "-4" : "-6")};
         else
             tr.addresses.emplace_back().address = *t.literal;
         return;
@@ -121,7 +149,9 @@ void resolve_one(TargetReport& tr, Resolver& resolver, FamilyFilter family,
     }
     auto addresses = resolver.addresses(t);
     if (!addresses) {
-        tr.resolve_error = addresses.error();
+        tr.resolve_error = family == FamilyFilter::any
+                               ? addresses.error()
+                               : family_missing(t, family, addresses.error());
         return;
     }
     for (const Address& a : *addresses)

@@ -136,7 +136,47 @@ TEST_CASE("Ruby, Perl and PHP try one address after another", "[clients]") {
         CHECK(p.connected);
         CHECK(p.time == 1020ms + 100us);
     }
-    CHECK(model("ruby").versions.below == "3.4.0"); // 3.4: Happy Eyeballs v2, not modelled
+    CHECK(model("ruby").versions.below == "3.4.0"); // 3.4: Happy Eyeballs v2 (below)
+}
+
+TEST_CASE("Ruby >= 3.4: Happy Eyeballs v2 off Windows, one address at a time on Windows",
+          "[clients]") {
+    CHECK(model("ruby", "3.4.0").versions.below.empty());
+    CHECK(model("ruby", "3.4.0").sequential_on_windows);
+    CHECK_FALSE(model("ruby").sequential_on_windows);
+    SECTION("::1 first, server on 127.0.0.1: 127.0.0.1 starts 250 ms after ::1") {
+        const auto all = predict_clients(v6_first_ipv4_only_server(), linux_localhost);
+        const auto& p = row(all, "ruby", "3.4.0").prediction;
+        CHECK(p.connected);
+        CHECK(p.time == 250ms + 100us);
+        CHECK(p.attempts == 2);
+        CHECK(row(all, "ruby").prediction.time == 1020ms + 100us);
+    }
+    SECTION("127.0.0.1 first: Ruby still starts with ::1 (IPv6 first), the older rows do not") {
+        const auto all = predict_clients(v4_first_ipv4_only_server(), linux_localhost);
+        CHECK(row(all, "ruby", "3.4.0").prediction.time == 250ms + 100us);
+        CHECK(row(all, "ruby").prediction.time == 100us);
+    }
+    SECTION("server on ::1 only, 127.0.0.1 first: ::1 is tried first and accepts") {
+        const auto all = predict_clients(v4_first_ipv6_only_server(), linux_localhost);
+        const auto& p = row(all, "ruby", "3.4.0").prediction;
+        CHECK(p.connected);
+        CHECK(p.attempts == 1);
+    }
+    SECTION("on Windows: the resolver's order, the whole refusal paid") {
+        const auto all = predict_clients(windows_ipv4_only_server(3000), windows_localhost);
+        const auto& p = row(all, "ruby", "3.4.0").prediction;
+        CHECK(p.connected);
+        CHECK(p.time == 2030ms + 200us);
+        CHECK(row(all, "ruby").prediction.time == 2030ms + 200us);
+    }
+    SECTION("the \"on Windows\" column of a Linux report is the Windows behaviour") {
+        const auto all = predict_clients(v6_first_ipv4_only_server(), linux_localhost);
+        const auto& w = row(all, "ruby", "3.4.0").windows;
+        REQUIRE(w);
+        CHECK(w->connected);
+        CHECK(w->time >= 2000ms);
+    }
 }
 
 TEST_CASE("every row names its libraries and says whether a second request reuses", "[clients]") {

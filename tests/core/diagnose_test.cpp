@@ -515,12 +515,36 @@ TEST_CASE("server on [::1] only, stock hosts file: PARTIAL, not DOWN", "[diagnos
     in.listeners = std::span<const Listener>(ls);
     const auto d = diagnose(in);
     CHECK(d.exit_code == exit_code::partial);
-    CHECK(d.verdict.rfind("PARTIAL: localhost:18434 accepts only on an address it does not resolve to here", 0) == 0);
+    CHECK(d.verdict.rfind(
+              "PARTIAL: localhost:18434 accepts only on an address it does not resolve to here",
+              0) == 0);
     CHECK(find(d, finding_id::listener_elsewhere));
     CHECK_FALSE(find(d, finding_id::server_down));
     auto* fail = find(d, finding_id::clients_fail);
     REQUIRE(fail);
     CHECK(contains(fail->message, "Python requests"));
+}
+
+TEST_CASE("PARTIAL without a winner names the slow refusal in its first line",
+          "[diagnose][verdict]") {
+    // The stock hosts file (127.0.0.1 only), the server on [::1] only, and
+    // 127.0.0.1's refusal slow (RSTs dropped): every client that asks the
+    // resolver waits 1.02 s and then fails. The line leads with that cost.
+    Target t = *parse_target("localhost:18434");
+    const std::vector<Observation> obs{
+        observe(make_ipv4(127, 0, 0, 1, 18434), Outcome::refused, 1020ms, std::nullopt, 1)};
+    const std::vector<Observation> extra{observe(ipv6_loopback(18434), Outcome::accepted, 90us)};
+    DiagnosisInput in;
+    in.target = &t;
+    in.addresses = obs;
+    in.os = Os::linux_;
+    in.curl_localhost = extra;
+    const auto d = diagnose(in);
+    CHECK(d.exit_code == exit_code::partial);
+    INFO(d.verdict);
+    CHECK(d.verdict.rfind("PARTIAL: 127.0.0.1:18434 is refused only after 1.02 s, and "
+                          "localhost:18434 accepts only on an address it does not resolve to here",
+                          0) == 0);
 }
 
 TEST_CASE("server on [::1] only, ::1 first: PARTIAL, the clients that never try it named",

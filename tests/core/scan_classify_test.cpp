@@ -43,7 +43,7 @@ TEST_CASE("scan: Python clients", "[scan]") {
     CHECK(h.ref.port == 8000);
 
     h = only_hit("a.py", "client = AsyncOpenAI(base_url='http://localhost:11434/v1')");
-    CHECK(h.client == "python-asyncio");
+    CHECK(h.client == "python-httpx-async");
 }
 
 TEST_CASE("scan: a URL from an env var with a localhost default", "[scan]") {
@@ -121,7 +121,8 @@ TEST_CASE("scan: other languages' clients", "[scan]") {
           "java-httpclient");
     CHECK(only_hit("A.cs", "new Uri(\"http://localhost:5000\")").client == "dotnet");
     CHECK(only_hit("a.rb", "Net::HTTP.get(URI('http://localhost:3000/'))").client == "ruby");
-    CHECK(only_hit("a.php", "curl_init('http://localhost:8080/');").client == "php");
+    CHECK(only_hit("a.php", "curl_init('http://localhost:8080/');").client == "curl");
+    CHECK(only_hit("a.php", "file_get_contents('http://localhost:8080/');").client == "php");
     CHECK(only_hit("run.sh", "curl -sf http://127.0.0.1:8080/health").client == "curl");
     CHECK(only_hit("run.ps1", "Invoke-WebRequest http://localhost:11434").client == "dotnet");
 }

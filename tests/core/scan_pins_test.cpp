@@ -62,7 +62,8 @@ TEST_CASE("scan pins: aiohttp before 3.10 tries one address at a time", "[scan]"
     infer_servers(r.endpoints, r.hits);
     conclude_scan(r);
     CHECK(r.hits[0].pinned == "aiohttp 3.8.4 (requirements.txt)");
-    CHECK(r.hits[0].client == "python");
+    CHECK(r.hits[0].client == "python-aiohttp");
+    CHECK(r.hits[0].client_version == "3.8.4");
     CHECK(r.hits[0].risky);
 
     ScanResult newer;
@@ -73,6 +74,6 @@ TEST_CASE("scan pins: aiohttp before 3.10 tries one address at a time", "[scan]"
     newer.endpoints = scan_endpoints(newer.hits);
     infer_servers(newer.endpoints, newer.hits);
     conclude_scan(newer);
-    CHECK(newer.hits[0].client == "python-asyncio");
+    CHECK(newer.hits[0].client == "python-aiohttp");
     CHECK_FALSE(newer.hits[0].risky);
 }

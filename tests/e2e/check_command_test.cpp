@@ -115,6 +115,33 @@ TEST_CASE("the ListenOverflows counter is read only where a listener could overf
 }
 #endif
 
+TEST_CASE("a family flag on a name with addresses of the other family only says so, exit 4",
+          "[cli][integration]") {
+    // Which family this machine's localhost lacks decides the flag: the
+    // stock Debian hosts file has only 127.0.0.1; one with ::1 too has
+    // nothing to show here.
+    Net net;
+    const auto all = platform::resolve("localhost", 0, FamilyFilter::any);
+    REQUIRE(all);
+    bool v4 = false, v6 = false;
+    for (const auto& a : *all)
+        (a.family == Family::ipv4 ? v4 : v6) = true;
+    if (v4 && v6)
+        LC_SKIP("localhost has both families here: no family is missing");
+    const std::string flag = v4 ? "-6" : "-4";
+    const auto r = run_loopcheck({flag, "localhost:9"});
+    INFO(r.out << r.err);
+    // Exit 4 (a name did not resolve): nothing could be probed, and the
+    // command line was valid, so neither 2 (usage) nor 3 (nothing accepts).
+    CHECK(r.exit_code == exit_code::unresolved);
+    CHECK(contains(r.out, std::string("localhost has no ") + (v4 ? "IPv6" : "IPv4") +
+                              " address here (" + flag + "); it resolves to " +
+                              (v4 ? "127.0.0.1" : "::1")));
+    CHECK(contains(r.out, "Drop " + flag));
+    CHECK_FALSE(contains(r.out, "Name or service not known"));
+    CHECK_FALSE(contains(r.out, "Check the name"));
+}
+
 TEST_CASE("a name that does not resolve: exit 4 with the resolver's message",
           "[cli][integration]") {
     auto r = run_loopcheck({"nosuch.invalid:80"});

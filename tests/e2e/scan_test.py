@@ -214,6 +214,51 @@ def hostile_markdown(tmp):
           "cmark-gfm renders no image, link or raw HTML from a file name")
 
 
+def client_rows_run(tmp):
+    """Each library on its own client-table row (issues 25, 23), against a
+    real listener on 127.0.0.1 only: the cost on Windows is that row's, and
+    the server bind's fix is the server table's own sentence (check's)."""
+    root = os.path.join(tmp, "rows")
+    v4 = listener(socket.AF_INET, "127.0.0.1")
+    port = v4.getsockname()[1]
+    url = f"http://localhost:{port}"
+    write(root, "a.py", f"from openai import AsyncOpenAI\nc = AsyncOpenAI(base_url='{url}/v1')\n")
+    write(root, "b.py", f"import aiohttp\nawait aiohttp.ClientSession().get('{url}/x')\n")
+    write(root, "requirements.txt", "aiohttp==3.8.4\n")
+    write(root, "c.py", f"r, w = await asyncio.open_connection(*split('{url}'))\n")
+    write(root, "d.js", f"net.connect({{ ...parse('{url}'), autoSelectFamily: false }});\n")
+    write(root, "e.rb", f"require 'net/http'\nNet::HTTP.get(URI('{url}/'))\n")
+    write(root, "f.php", f"<?php $b = file_get_contents('{url}/');\n")
+    write(root, "g.php", f"<?php $c = curl_init('{url}/');\n")
+    write(root, "server.py", f"uvicorn.run(app, host='127.0.0.1', port={port})\n")
+    code, out, err = scan("--json", root)
+    v4.close()
+    doc = json.loads(out)
+    by = {os.path.basename(h["path"]): h for h in doc["hits"]}
+    expect = {  # file: (client row id, risky, a part of cost_windows)
+        "a.py": ("python-httpx-async", False, "~250 ms per new connection (Python httpx.AsyncClient"),
+        "b.py": ("python-aiohttp", True, "~2.00 s per new connection (Python aiohttp < 3.10"),
+        "c.py": ("python-asyncio-default", True, "~2.00 s"),
+        "d.js": ("node-no-autoselect", True, "fails: it never reaches 127.0.0.1"),
+        "e.rb": ("ruby", True, "Ruby Net::HTTP >= 3.4"),
+        "f.php": ("php", True, "~2.00 s"),
+        "g.php": ("curl", False, "curl >= 8.22"),
+    }
+    for name, (row, risky, cost) in expect.items():
+        h = by.get(name)
+        check(h is not None and h["client"] == row and h["risky"] == risky
+              and cost in h["cost_windows"],
+              f"{name}: row {row}, risky {risky}, '{cost}' ({h and (h['client'], h['risky'], h['cost_windows'])})")
+    srv = by.get("server.py")
+    check(srv is not None and srv["kind"] == "server" and srv["fix"].startswith(
+        "Start uvicorn with --host localhost: in one process it binds every address of localhost"),
+        "the uvicorn bind's fix is the server table's sentence")
+    check(by["b.py"]["fix"].startswith(f"connect to 127.0.0.1:{port} (where the server listens). "
+                                       "Or start uvicorn with --host localhost"),
+          "a client of that port gets the same sentence after the address to connect to")
+    check(code == 1, "risky clients: exit 1")
+
+
 def interrupted():
     """Ctrl-C during a long scan: exit 130 with the result so far (a scan
     that finishes before the signal arrives proves nothing and passes)."""
@@ -241,6 +286,7 @@ with tempfile.TemporaryDirectory() as tmp:
     git_listing(tmp)
     untrusted_text(tmp)
     hostile_markdown(tmp)
+    client_rows_run(tmp)
 interrupted()
 
 print(f"{len(failures)} failed")

@@ -68,6 +68,9 @@ struct ClientModel {
     std::string_view libraries = {};
     Reuse reuse = Reuse::per_call;
     std::string_view reuse_note = {}; ///< for people: which calls reuse and which do not
+    /// On Windows the row's algorithm is not built in and the client tries
+    /// the resolver's addresses one after another (Ruby >= 3.4).
+    bool sequential_on_windows = false;
 };
 
 /// "per_call", "pooled", "depends": the JSON report's words.

@@ -20,6 +20,9 @@ enum class ErrorKind {
 struct Error {
     ErrorKind kind = ErrorKind::internal;
     std::string message;
+    /// A resolve error's own fix, where "check the name" would mislead
+    /// (-6 on a name that has only IPv4 addresses); empty otherwise.
+    std::string fix{};
 };
 
 /// Either a value or an Error. Deliberately tiny: C++20 has no std::expected.

@@ -89,6 +89,9 @@ struct ScanHit {
     std::string consumer;     ///< config hits: the code in the tree that reads the key
     std::string package;      ///< client hits: the library, when known ("requests")
     std::string pinned;       ///< client hits: "aiohttp 3.8.4 (requirements.txt)"
+    /// The pinned version that picks the client row ("3.8.4" for aiohttp);
+    /// empty: the row of the newest version.
+    std::string client_version;
 
     // Filled by the cost join (scan_cost.hpp).
     bool risky = false;

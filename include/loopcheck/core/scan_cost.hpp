@@ -25,7 +25,9 @@ std::vector<ScanEndpoint> scan_endpoints(std::span<const ScanHit> hits);
 void join_listeners(ScanEndpoint& endpoint, std::span<const Listener> listeners);
 
 /// Endpoints with no listener seen take the server bound to that port in
-/// the scanned tree, or else the port's usual server; marked inferred.
+/// the scanned tree, or else the port's usual server; marked inferred. A
+/// listener the server table did not recognise takes the fix of a bind of
+/// its port in the tree.
 void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> hits);
 
 /// Costs every hit against its endpoint, ranks the hits (risky clients,

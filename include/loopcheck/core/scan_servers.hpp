@@ -21,8 +21,15 @@ struct UsualServer {
 std::span<const UsualServer> usual_servers() noexcept;
 const UsualServer* usual_server(std::uint16_t port) noexcept;
 
-/// The server's own setting that makes it take both families, by key
-/// ("ollama", "uvicorn", ...; anything else gets the general advice).
-std::string server_fix(std::string_view server, std::uint16_t port);
+/// The server's own setting that makes it take both families, by its id in
+/// the server table ("ollama", "uvicorn", ...): server_own_fix's sentence,
+/// the one `loopcheck check` prints, starting "Or ..."; an id the table
+/// does not know gets the general advice. `one_socket`: uvicorn with
+/// --reload or --workers.
+std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket = false);
+
+/// A server_fix sentence standing alone (a bind's own fix): without its
+/// leading "Or ".
+std::string server_fix_alone(std::string fix);
 
 } // namespace loopcheck

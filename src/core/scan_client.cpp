@@ -1,0 +1,53 @@
+// `loopcheck scan`'s link to the client table: a hit's row, and that row's
+// cost on Windows from the same model as check's "on Windows" column.
+#include "core/scan_client.hpp"
+
+#include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/scan_pins.hpp"
+
+#include <vector>
+
+namespace loopcheck {
+
+namespace {
+
+bool in_range(const VersionRange& r, std::string_view v) {
+    return (r.min.empty() || !version_less(v, r.min)) &&
+           (r.below.empty() || version_less(v, r.below));
+}
+
+/// One loopback address as a probe here would see it: accepted or
+/// refused in 0.1 ms (Linux answers both at once).
+Observation loopback(Family family, bool listening) {
+    Observation o;
+    o.address = family == Family::ipv6 ? *parse_ip_literal("::1") : *parse_ip_literal("127.0.0.1");
+    o.summary.outcome = listening ? Outcome::accepted : Outcome::refused;
+    o.summary.native_name = listening ? "" : "ECONNREFUSED";
+    const Micros t{100};
+    o.summary.latency = {1, t, t, t, t, Micros{0}};
+    return o;
+}
+
+} // namespace
+
+const ClientModel* scan_client_row(std::string_view id, std::string_view version) {
+    const ClientModel* newest = nullptr;
+    for (const ClientModel& m : client_models()) {
+        if (m.id != id)
+            continue;
+        if (!version.empty() && in_range(m.versions, version))
+            return &m;
+        if (m.versions.below.empty() && !newest)
+            newest = &m;
+    }
+    return newest;
+}
+
+ConnectPrediction windows_localhost_cost(const ClientModel& row, bool v4, bool v6) {
+    const std::vector<Observation> here{loopback(Family::ipv6, v6), loopback(Family::ipv4, v4)};
+    const ClientContext linux_ctx{"localhost", Os::linux_};
+    const auto on_windows = as_on_windows(here, linux_ctx);
+    return predict(row, on_windows, {"localhost", Os::windows, {}});
+}
+
+} // namespace loopcheck
