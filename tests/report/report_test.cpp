@@ -789,3 +789,21 @@ TEST_CASE("the rounds' line: ends at min and max, the cross at the median", "[re
     CHECK(spread_line(7, 7, 7, 4, true) == "+--|");
     CHECK(spread_line(0, 25, 100, 5, false) == "\u251C\u253C\u2500\u2500\u2524");
 }
+
+TEST_CASE("a slow refusal another finding already times is said once", "[report]") {
+    // server-down names every address, fallback-penalty every address
+    // before the first that accepted: their slow-refusal findings are
+    // left to -v. Decided from the addresses, not by matching text.
+    for (const auto& r : {slow_refusal_report(), windows_report()}) {
+        const auto& findings = r.targets[0].diagnosis.findings;
+        REQUIRE(std::any_of(findings.begin(), findings.end(),
+                            [](const Finding& f) { return f.id == finding_id::slow_refusal; }));
+        CHECK(render_text(r, {false, 80}).find("slow-refusal") == std::string::npos);
+        CHECK(render_text(r, {false, 80, true}).find("slow-refusal") != std::string::npos);
+    }
+    // Without the finding that times it, the slow refusal is shown.
+    auto r = slow_refusal_report();
+    auto& findings = r.targets[0].diagnosis.findings;
+    std::erase_if(findings, [](const Finding& f) { return f.id == finding_id::server_down; });
+    CHECK(render_text(r, {false, 80}).find("slow-refusal") != std::string::npos);
+}

@@ -57,7 +57,10 @@ bool said_in_verdict(const Finding& f, std::string_view verdict) {
 /// row clients-fail and clients-slow list, with its cost; a fallback-penalty
 /// or server-down finding times the slow refusal of the address it names,
 /// and the address table holds that refusal's retries and its time without
-/// them.
+/// them. Decided from the data: server-down names every address of the
+/// target, fallback-penalty every address before the first that accepted
+/// (core/diagnose.cpp). Only the verdict's wording is matched as text: which
+/// finding decide_verdict worded it on is not in the report value.
 bool said_elsewhere_on_screen(const Finding& f, const TargetReport& t) {
     if (f.id == finding_id::clients_fail || f.id == finding_id::clients_slow)
         return !t.diagnosis.clients.empty();
@@ -67,11 +70,18 @@ bool said_elsewhere_on_screen(const Finding& f, const TargetReport& t) {
         return t.diagnosis.verdict.find("every new connection to ") != std::string::npos;
     if (f.id != finding_id::slow_refusal || !f.address)
         return false;
-    return std::any_of(
-        t.diagnosis.findings.begin(), t.diagnosis.findings.end(), [&](const Finding& o) {
-            return (o.id == finding_id::fallback_penalty || o.id == finding_id::server_down) &&
-                   o.message.find(endpoint_string(*f.address)) != std::string::npos;
-        });
+    const auto& as = t.addresses;
+    const auto at = std::find_if(as.begin(), as.end(),
+                                 [&](const AddressReport& a) { return a.address == *f.address; });
+    const auto first_accept = std::find_if(as.begin(), as.end(), [](const AddressReport& a) {
+        return a.summary.outcome == Outcome::accepted;
+    });
+    return std::any_of(t.diagnosis.findings.begin(), t.diagnosis.findings.end(),
+                       [&](const Finding& o) {
+                           if (o.id == finding_id::server_down)
+                               return at != as.end();
+                           return o.id == finding_id::fallback_penalty && at < first_accept;
+                       });
 }
 
 /// The findings, most severe first; info ones with -v only (one line
