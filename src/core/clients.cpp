@@ -262,33 +262,76 @@ std::vector<Observation> as_on_windows(std::span<const Observation> obs, const C
     return out;
 }
 
+namespace {
+
+/// Whether two rows' models predict alike: the fields attempts_for,
+/// attempt_order, simulate and predict read. Many rows differ only in their
+/// names and libraries.
+bool same_behaviour(const ClientModel& a, const ClientModel& b) noexcept {
+    return a.kind == b.kind && a.delay == b.delay && a.fast == b.fast && a.source == b.source &&
+           a.ipv6_first == b.ipv6_first && a.retry_refused == b.retry_refused;
+}
+
+/// For each row of client_models(), the first row that behaves the same
+/// (itself when none before it does): its predictions are reused.
+const std::vector<std::size_t>& first_alike() {
+    static const std::vector<std::size_t> index = [] {
+        const auto models = client_models();
+        std::vector<std::size_t> v(models.size());
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            v[i] = i;
+            for (std::size_t j = 0; j < i; ++j) {
+                if (same_behaviour(models[j], models[i])) {
+                    v[i] = j;
+                    break;
+                }
+            }
+        }
+        return v;
+    }();
+    return index;
+}
+
+} // namespace
+
 std::vector<ClientImpact> predict_clients(std::span<const Observation> obs,
                                           const ClientContext& ctx, WindowsProjection* projection) {
+    const auto models = client_models();
+    const auto& alike = first_alike();
     std::vector<ClientImpact> out;
-    out.reserve(client_models().size());
+    out.reserve(models.size());
     std::vector<Observation> windows_obs;
-    if (ctx.os != Os::windows)
+    const bool windows = ctx.os != Os::windows && ctx.full_rows;
+    if (windows)
         windows_obs = as_on_windows(obs, ctx, projection);
-    for (const auto& m : client_models()) {
+    for (std::size_t i = 0; i < models.size(); ++i) {
+        const auto& m = models[i];
         ClientImpact c;
         c.id = std::string(m.id);
-        if (!m.versions.min.empty())
-            c.min_version = std::string(m.versions.min);
-        if (!m.versions.below.empty())
-            c.below_version = std::string(m.versions.below);
         c.client = std::string(m.name);
-        c.algorithm = std::string(m.algorithm);
-        for (std::string_view rest = m.libraries; !rest.empty();) {
-            const auto cut = rest.find(", ");
-            c.libraries.emplace_back(rest.substr(0, cut));
-            rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 2);
+        if (ctx.full_rows) {
+            if (!m.versions.min.empty())
+                c.min_version = std::string(m.versions.min);
+            if (!m.versions.below.empty())
+                c.below_version = std::string(m.versions.below);
+            c.algorithm = std::string(m.algorithm);
+            for (std::string_view rest = m.libraries; !rest.empty();) {
+                const auto cut = rest.find(", ");
+                c.libraries.emplace_back(rest.substr(0, cut));
+                rest = cut == std::string_view::npos ? std::string_view{} : rest.substr(cut + 2);
+            }
+            c.reuse_note = std::string(m.reuse_note);
         }
         c.reuse = m.reuse;
-        c.reuse_note = std::string(m.reuse_note);
-        c.prediction = predict(m, obs, ctx);
-        // Windows' list already holds curl's own answer for localhost.
-        if (ctx.os != Os::windows)
-            c.windows = predict(m, windows_obs, {ctx.host, Os::windows, {}});
+        if (alike[i] < i) {
+            c.prediction = out[alike[i]].prediction;
+            c.windows = out[alike[i]].windows;
+        } else {
+            c.prediction = predict(m, obs, ctx);
+            // Windows' list already holds curl's own answer for localhost.
+            if (windows)
+                c.windows = predict(m, windows_obs, {ctx.host, Os::windows, {}});
+        }
         out.push_back(std::move(c));
     }
     return out;

@@ -48,6 +48,7 @@ void conclude_target(TargetReport& t, const ConcludeContext& c) {
     in.own_listener = c.own_listener;
     in.listen_overflows = c.listen_overflows;
     in.curl_localhost = curl_obs;
+    in.full_client_rows = c.client_rows_kept;
     if (t.listeners)
         in.listeners = std::span<const Listener>(*t.listeners);
     t.diagnosis = diagnose(in);

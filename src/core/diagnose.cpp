@@ -334,7 +334,8 @@ Diagnosis Diagnoser::run() && {
             break;
         }
     }
-    d_.clients = predict_clients(obs_, {in_.target->host, os_, in_.curl_localhost}, &d_.windows);
+    d_.clients = predict_clients(
+        obs_, {in_.target->host, os_, in_.curl_localhost, in_.full_client_rows}, &d_.windows);
     expected_refusal();
     slow_refusals();
     ipv6_off();

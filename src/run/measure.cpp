@@ -31,6 +31,7 @@ void conclude(Report& report, const CheckRequest& opt, std::size_t expect_refuse
                                 opt.expect_refused || i >= expect_refused_from,
                                 report.listen_overflows};
         context.own_listener = expect_refused_from != SIZE_MAX && i < expect_refused_from;
+        context.client_rows_kept = opt.keep_client_rows;
         conclude_target(tr, context);
         if (!opt.keep_client_rows)
             std::vector<ClientImpact>().swap(tr.diagnosis.clients);

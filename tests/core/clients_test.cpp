@@ -440,3 +440,57 @@ TEST_CASE("IPv6 off here: on Windows ::1 exists and refuses", "[clients]") {
     const auto all = predict_clients(obs, linux_localhost);
     CHECK(row(all, "python").windows->time == windows_refusal_retries + 100us);
 }
+
+TEST_CASE("rows that behave alike share a prediction: each row as if predicted alone",
+          "[clients]") {
+    // predict_clients reuses the prediction of the first row with the same
+    // algorithm, delay, address source and retries; every row must still
+    // get what its own model predicts, here and on Windows.
+    const std::vector<std::pair<std::vector<Observation>, ClientContext>> cases{
+        {windows_ipv4_only_server(), windows_localhost},
+        {lab_ipv4_only_server(), linux_localhost},
+        {lab_ipv6_only_server(), linux_localhost},
+        {{observe(v4_loopback(9), Outcome::refused, 30us)}, {"127.0.0.1", Os::linux_}}};
+    for (const auto& [obs, ctx] : cases) {
+        const auto rows = predict_clients(obs, ctx);
+        const auto windows_obs = as_on_windows(obs, ctx);
+        const auto models = client_models();
+        REQUIRE(rows.size() == models.size());
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            INFO(rows[i].client);
+            const auto alone = predict(models[i], obs, ctx);
+            CHECK(rows[i].prediction.connected == alone.connected);
+            CHECK(rows[i].prediction.time == alone.time);
+            CHECK(rows[i].prediction.via == alone.via);
+            CHECK(rows[i].prediction.attempts == alone.attempts);
+            if (ctx.os != Os::windows) {
+                REQUIRE(rows[i].windows.has_value());
+                const auto there = predict(models[i], windows_obs, {ctx.host, Os::windows, {}});
+                CHECK(rows[i].windows->time == there.time);
+                CHECK(rows[i].windows->connected == there.connected);
+            }
+        }
+    }
+}
+
+TEST_CASE("without full rows: the same ids, names and predictions, nothing else", "[clients]") {
+    // The many-targets text report keeps no rows: what the findings read
+    // (id, name, prediction here) must not change.
+    const auto obs = lab_ipv4_only_server();
+    auto lean_ctx = linux_localhost;
+    lean_ctx.full_rows = false;
+    const auto full = predict_clients(obs, linux_localhost);
+    const auto lean = predict_clients(obs, lean_ctx);
+    REQUIRE(full.size() == lean.size());
+    for (std::size_t i = 0; i < full.size(); ++i) {
+        INFO(full[i].client);
+        CHECK(lean[i].id == full[i].id);
+        CHECK(lean[i].client == full[i].client);
+        CHECK(lean[i].prediction.connected == full[i].prediction.connected);
+        CHECK(lean[i].prediction.time == full[i].prediction.time);
+        CHECK(lean[i].prediction.via == full[i].prediction.via);
+        CHECK(lean[i].algorithm.empty());
+        CHECK(lean[i].libraries.empty());
+        CHECK_FALSE(lean[i].windows.has_value());
+    }
+}

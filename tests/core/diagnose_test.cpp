@@ -622,3 +622,41 @@ TEST_CASE("expect refused: an accept fails it, a slow refusal fails it, a timeou
     CHECK(fast.d.exit_code == exit_code::healthy);
     CHECK(fast.d.verdict.rfind("OK:", 0) == 0);
 }
+
+TEST_CASE("without full client rows the findings, fixes and verdict are the same", "[diagnose]") {
+    // run/measure asks for lean rows when the report keeps none (more than
+    // three targets, text): the one line per target must read the same.
+    const std::vector<std::pair<std::string, std::vector<Observation>>> cases{
+        {"localhost:8000",
+         {observe(ipv6_loopback(8000), Outcome::refused, 1020ms, std::nullopt, 1),
+          observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 100us)}},
+        {"localhost:8000",
+         {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 40us),
+          observe(ipv6_loopback(8000), Outcome::accepted, 100us)}},
+        {"127.0.0.1:9", {observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 30us)}},
+        {"localhost:9",
+         {observe(ipv6_loopback(9), Outcome::refused, 1020ms, std::nullopt, 1),
+          observe(make_ipv4(127, 0, 0, 1, 9), Outcome::refused, 1019ms, std::nullopt, 1)}}};
+    for (const auto& [input, obs] : cases) {
+        for (const Os os : {Os::linux_, Os::windows}) {
+            const Target target = *parse_target(input);
+            DiagnosisInput in;
+            in.target = &target;
+            in.addresses = obs;
+            in.os = os;
+            const auto full = diagnose(in);
+            in.full_client_rows = false;
+            const auto lean = diagnose(in);
+            INFO(input << " " << os_label(os) << ": " << full.verdict);
+            CHECK(lean.verdict == full.verdict);
+            CHECK(lean.exit_code == full.exit_code);
+            CHECK(lean.fixes == full.fixes);
+            REQUIRE(lean.findings.size() == full.findings.size());
+            for (std::size_t i = 0; i < full.findings.size(); ++i) {
+                CHECK(lean.findings[i].id == full.findings[i].id);
+                CHECK(lean.findings[i].message == full.findings[i].message);
+            }
+            CHECK(lean.clients_agree == full.clients_agree);
+        }
+    }
+}

@@ -165,7 +165,9 @@ TEST_CASE("several targets are each reported and their exit codes combine", "[cl
     REQUIRE(ls.size() > 2);
     CHECK(ls[0].rfind("OK: " + open_t, 0) == 0);
     CHECK(ls[1].rfind("DOWN: nothing accepts on " + closed_t, 0) == 0);
-    // One screen: the medians; -v the spread of the three rounds too.
+    // One screen: each address's rounds as a picture, min to max with the
+    // median marked; -v the numbers, median [min..max].
+    CHECK(contains(r.out, "rounds ("));
     CHECK(contains(r.out, "median"));
     CHECK(contains(run_loopcheck({"-v", "-n", "3", open_t, closed_t}).out, "median [min..max]"));
 }

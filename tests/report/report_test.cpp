@@ -11,11 +11,13 @@
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
+#include "report/text/bars.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 #include "support/staircase_steps.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -556,6 +558,28 @@ Report slow_refusal_report() {
     return r;
 }
 
+/// `loopcheck -n 5 localhost:9`: the slow refusals of slow_refusal_report,
+/// five rounds each: ::1 with one slow outlier, 127.0.0.1 spread evenly.
+Report slow_refusal_rounds_report() {
+    auto r = linux_base("loopcheck -n 5 localhost:9");
+    r.count = 5;
+    auto base = linux_sample(Outcome::refused, 1s);
+    base.syn_retransmissions = 1;
+    auto t = linux_localhost(9, base, base);
+    for (auto& a : t.addresses)
+        a.samples.clear();
+    const std::array<std::array<int, 5>, 2> ms{
+        {{1030, 1010, 1520, 1020, 1040}, {1300, 1010, 1250, 1490, 1200}}};
+    for (std::size_t i = 0; i < 2; ++i)
+        for (const int m : ms[i]) {
+            base.latency = std::chrono::milliseconds(m);
+            t.addresses[i].samples.push_back(base);
+        }
+    r.targets.push_back(t);
+    finish(r);
+    return r;
+}
+
 /// `loopcheck` with no target on Linux: loopcheck's own 127.0.0.1 listener
 /// behind localhost, its closed IPv4 and IPv6 ports.
 Report self_check_report() {
@@ -713,4 +737,73 @@ TEST_CASE("with more than three targets, one line each and a count", "[report]")
     CHECK(text.find("40 targets: 0 healthy, 0 slow, 40 down, 0 unresolved") != std::string::npos);
     const auto full = render_text(r, {false, 80, true});
     CHECK(lines_of(full).size() > 40 * 4);
+}
+
+TEST_CASE("-n rounds: a min-median-max picture per address, from the samples", "[report]") {
+    const auto r = slow_refusal_rounds_report();
+    const auto text = render_text(r, {false, 80});
+    check_golden("screen80_slow_refusal_rounds.txt", text);
+    INFO(text);
+    CHECK(lines_of(text).size() <= 24);
+    for (const auto& line : lines_of(text))
+        CHECK(columns(line) <= 80u);
+    CHECK(text.find("rounds (\u253C median)") != std::string::npos);
+    for (const auto& a : r.targets[0].addresses) {
+        // The row's numbers are the samples' own fastest, middle and slowest.
+        std::vector<Micros> times;
+        for (const auto& s : a.samples)
+            times.push_back(s.latency);
+        std::sort(times.begin(), times.end());
+        REQUIRE(times.size() == 5);
+        const auto lines = lines_of(text);
+        std::string found;
+        for (const auto& l : lines)
+            if (l.starts_with("  " + endpoint_string(a.address) + " "))
+                found = l;
+        INFO(found);
+        REQUIRE(!found.empty());
+        // "1.01 ┼─────┤ 1.52 s": min (its unit shared with max), the cross
+        // where the median falls between them, max.
+        auto lo = format_duration(times.front());
+        lo.resize(lo.rfind(' '));
+        auto us = [](Micros m) { return static_cast<double>(m.count()); };
+        const auto expected =
+            fmt::format("{} {} {}", lo,
+                        spread_line(us(times.front()), us(times[2]), us(times.back()), 6, false),
+                        format_duration(times.back()));
+        CHECK(found.find(expected) != std::string::npos);
+    }
+    // ASCII where the locale is not UTF-8 (--ascii).
+    const auto ascii = render_text(r, {false, 80, false, true});
+    CHECK(ascii.find("1.01 +----| 1.52 s") != std::string::npos);
+    // -v: the numbers, median [min..max], as before.
+    CHECK(render_text(r, {false, 80, true}).find("1.03 s [1.01..1.52]") != std::string::npos);
+    // One round: no such column.
+    CHECK(render_text(slow_refusal_report(), {false, 80}).find("rounds (") == std::string::npos);
+}
+
+TEST_CASE("the rounds' line: ends at min and max, the cross at the median", "[report]") {
+    CHECK(spread_line(0, 50, 100, 11, true) == "|----+----|");
+    CHECK(spread_line(0, 0, 100, 5, true) == "+---|");
+    CHECK(spread_line(0, 100, 100, 5, true) == "|---+");
+    CHECK(spread_line(7, 7, 7, 4, true) == "+--|");
+    CHECK(spread_line(0, 25, 100, 5, false) == "\u251C\u253C\u2500\u2500\u2524");
+}
+
+TEST_CASE("a slow refusal another finding already times is said once", "[report]") {
+    // server-down names every address, fallback-penalty every address
+    // before the first that accepted: their slow-refusal findings are
+    // left to -v. Decided from the addresses, not by matching text.
+    for (const auto& r : {slow_refusal_report(), windows_report()}) {
+        const auto& findings = r.targets[0].diagnosis.findings;
+        REQUIRE(std::any_of(findings.begin(), findings.end(),
+                            [](const Finding& f) { return f.id == finding_id::slow_refusal; }));
+        CHECK(render_text(r, {false, 80}).find("slow-refusal") == std::string::npos);
+        CHECK(render_text(r, {false, 80, true}).find("slow-refusal") != std::string::npos);
+    }
+    // Without the finding that times it, the slow refusal is shown.
+    auto r = slow_refusal_report();
+    auto& findings = r.targets[0].diagnosis.findings;
+    std::erase_if(findings, [](const Finding& f) { return f.id == finding_id::server_down; });
+    CHECK(render_text(r, {false, 80}).find("slow-refusal") != std::string::npos);
 }

@@ -37,6 +37,11 @@ struct ClientContext {
     /// Probes of the loopback addresses of curl's own localhost answer that
     /// the resolver did not give (TargetReport::curl_localhost).
     std::span<const Observation> curl_localhost = {};
+    /// Off: predict_clients fills each row's id, name and prediction here
+    /// only (no texts, no "on Windows" projection), for a caller that keeps
+    /// no rows (the many-targets text report): the findings and the verdict
+    /// need no more. The rest was most of such a run's allocations.
+    bool full_rows = true;
 };
 
 /// The order in which a client tries `addresses` (indexes into it): the

@@ -26,6 +26,11 @@ struct ConcludeContext {
     /// single-stack on purpose: which clients cannot reach it is the
     /// self-check's statement, not a finding about a server.
     bool own_listener = false;
+    /// Off when the caller drops the client rows after this (the
+    /// many-targets text report): the rows then carry no texts and no
+    /// Windows projection (ClientContext::full_rows); findings and verdict
+    /// are the same.
+    bool client_rows_kept = true;
 };
 
 /// Fills every address's summary, the target's diagnosis and each

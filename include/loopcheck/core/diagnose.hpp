@@ -109,6 +109,9 @@ struct DiagnosisInput {
     std::optional<ListenOverflows> listen_overflows;
     /// TargetReport::curl_localhost, summarised: for the curl rows only.
     std::span<const Observation> curl_localhost;
+    /// ClientContext::full_rows: off when the caller keeps no client rows
+    /// (then Diagnosis::windows and clients_agree_on_windows say nothing).
+    bool full_client_rows = true;
 };
 
 Diagnosis diagnose(const DiagnosisInput& in);

@@ -182,8 +182,11 @@ Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros w
 /// Lists listening TCP sockets on `port` (every port when nullopt), with
 /// their owners where this user may see them. Needs no privileges: what
 /// cannot be seen is counted and explained. An Error only when the OS
-/// gives no table at all (or has no way to list one).
-Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port);
+/// gives no table at all (or has no way to list one). `owners_on`, sorted,
+/// when not empty: owners are looked for only on these ports (Linux reads
+/// every process's fd links for them), the other listeners come without.
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port,
+                                     std::span<const std::uint16_t> owners_on = {});
 
 /// The kernel's count of SYNs dropped because a listener's accept queue was
 /// full (Linux: TcpExt ListenOverflows in /proc/net/netstat, parsed by

@@ -303,7 +303,8 @@ table_of(const std::vector<decode::DiagSocket>& sockets, std::optional<std::uint
 
 } // namespace
 
-Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port,
+                                     std::span<const std::uint16_t> owners_on) {
     Fd fd(::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG));
     if (fd.get() < 0)
         return netlink_error("socket", errno);
@@ -330,7 +331,9 @@ Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
 
     std::unordered_map<std::uint32_t, std::optional<std::uint32_t>> owners;
     for (const auto& s : sockets)
-        if (s.state == TCP_LISTEN && (!port || s.local.port == *port) && s.inode != 0)
+        if (s.state == TCP_LISTEN && (!port || s.local.port == *port) && s.inode != 0 &&
+            (owners_on.empty() ||
+             std::binary_search(owners_on.begin(), owners_on.end(), s.local.port)))
             owners.emplace(s.inode, std::nullopt);
     if (!owners.empty())
         find_owners(owners);

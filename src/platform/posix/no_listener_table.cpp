@@ -5,7 +5,8 @@
 
 namespace loopcheck::platform {
 
-Result<ListenerTable> list_listeners(std::optional<std::uint16_t> /*port*/) {
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> /*port*/,
+                                     std::span<const std::uint16_t> /*owners_on*/) {
     return system_error("listing listening sockets is not supported on this OS");
 }
 

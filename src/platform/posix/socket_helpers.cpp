@@ -29,6 +29,14 @@ int native_family(Family f) {
 
 /// A TCP socket set non-blocking and close-on-exec; -1 with errno set on failure.
 int open_tcp_socket(Family family) {
+#if defined(SOCK_NONBLOCK) && defined(SOCK_CLOEXEC)
+    // Linux: both flags in the one call. The three fcntl calls they replace
+    // were 6 % of a 10,000-closed-targets run (perf, docs/performance.md).
+    const int fd =
+        ::socket(native_family(family), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    if (fd < 0)
+        return -1;
+#else
     const int fd = ::socket(native_family(family), SOCK_STREAM, IPPROTO_TCP);
     if (fd < 0)
         return -1;
@@ -40,6 +48,7 @@ int open_tcp_socket(Family family) {
         errno = saved;
         return -1;
     }
+#endif
 #ifdef SO_NOSIGPIPE
     // macOS: no SIGPIPE from this socket (Linux has none on connect/close).
     const int one = 1;

@@ -107,7 +107,9 @@ std::string process_path(DWORD pid) {
 
 } // namespace
 
-Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port) {
+// The OS's table names each owner's pid: owners_on saves nothing.
+Result<ListenerTable> list_listeners(std::optional<std::uint16_t> port,
+                                     std::span<const std::uint16_t> /*owners_on*/) {
     ListenerTable table;
     const auto snapshot = process_snapshot();
     std::unordered_map<DWORD, std::string> names;

@@ -1,6 +1,6 @@
 // Horizontal bars in text, in Unicode eighth blocks or ASCII: the
 // staircase's picture (the seed article draws it as a slider over 0..5
-// retries, 500 ms a step).
+// retries, 500 ms a step); and the min-median-max line of -n rounds.
 #include "report/text/bars.hpp"
 
 #include <algorithm>
@@ -32,6 +32,28 @@ std::string text_bar(double value, double full, std::size_t width, bool ascii) {
         out += "\u2588";
     out += eighths[part];
     return out.empty() ? std::string(eighths[1]) : out;
+}
+
+std::string spread_line(double min, double median, double max, std::size_t width, bool ascii) {
+    width = std::max<std::size_t>(width, 3);
+    const double span = max - min;
+    const auto at =
+        span > 0.0
+            ? static_cast<std::size_t>(std::lround(std::clamp((median - min) / span, 0.0, 1.0) *
+                                                   static_cast<double>(width - 1)))
+            : 0;
+    std::string out;
+    for (std::size_t i = 0; i < width; ++i) {
+        if (i == at)
+            out += ascii ? "+" : "\u253C"; // BOX DRAWINGS LIGHT VERTICAL AND HORIZONTAL
+        else if (i == 0)
+            out += ascii ? "|" : "\u251C";
+        else if (i == width - 1)
+            out += ascii ? "|" : "\u2524";
+        else
+            out += ascii ? "-" : "\u2500";
+    }
+    return out;
 }
 
 } // namespace loopcheck

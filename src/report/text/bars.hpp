@@ -14,4 +14,10 @@ namespace loopcheck {
 /// not read as zero. Never wider than `width` columns.
 std::string text_bar(double value, double full, std::size_t width, bool ascii);
 
+/// The rounds of one address as a line `width` columns long (at least 3):
+/// its ends are the fastest and slowest round, the cross the median, placed
+/// in proportion ("├──┼───────┤", ASCII "|--+-------|"). All three equal:
+/// the cross at the start.
+std::string spread_line(double min, double median, double max, std::size_t width, bool ascii);
+
 } // namespace loopcheck

@@ -38,6 +38,7 @@ public:
     std::size_t width() const { return static_cast<std::size_t>(std::max(40, style_.width)); }
 
     bool verbose() const { return style_.verbose; }
+    bool ascii() const { return style_.ascii; }
 
     void line(std::string_view s = {}) {
         out_ += s;

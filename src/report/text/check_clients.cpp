@@ -1,0 +1,188 @@
+// The terminal report's clients: what each client pays, folded by outcome
+// (every row with -v) and projected on Windows, and --emulate's measured
+// clients beside the model.
+#include "loopcheck/core/client_fold.hpp"
+#include "loopcheck/core/text.hpp"
+#include "report/text/check_parts.hpp"
+#include "report/text/table.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string_view>
+
+namespace loopcheck::text {
+
+using namespace colors;
+
+namespace {
+
+std::string prediction_cell(const ConnectPrediction& p) {
+    const std::string bound = p.lower_bound ? ">= " : "";
+    if (p.connected)
+        return fmt::format("{}{} via {}", bound, format_duration(p.time), endpoint_string(*p.via));
+    return fmt::format("fails after {}{}", bound, format_duration(p.time));
+}
+
+/// Every client row (-v): what it pays here and, off Windows, there.
+void client_table(Writer& w, const TargetReport& t) {
+    const auto& clients = t.diagnosis.clients;
+    const bool windows = std::any_of(clients.begin(), clients.end(),
+                                     [](const auto& c) { return c.windows.has_value(); });
+    text::Table table;
+    // The header says which addresses the Windows column assumed.
+    std::vector<std::string> assumed;
+    for (const auto& a : t.diagnosis.windows.addresses)
+        assumed.push_back(ip_string(a));
+    if (windows)
+        table.header = {"client", "algorithm", "here",
+                        fmt::format("on Windows ({})", fmt::join(assumed, " then "))};
+    table.rows.reserve(clients.size());
+    for (const auto& c : clients)
+        table.rows.push_back({c.client, c.algorithm, prediction_cell(c.prediction),
+                              c.windows ? prediction_cell(*c.windows) : ""});
+    text::write_table(w, table);
+    // Which libraries each client is, and whether a second request pays
+    // again: once per id, since a client's rows share both.
+    w.line(w.paint("  Libraries, and whether a second request reuses the connection", dim));
+    std::vector<std::string_view> said;
+    for (const auto& c : clients) {
+        if (c.libraries.empty() || std::find(said.begin(), said.end(), c.id) != said.end())
+            continue;
+        said.push_back(c.id);
+        w.wrapped(fmt::format("  {}: ", c.id),
+                  fmt::format("{}. Reuse: {}.", fmt::join(c.libraries, ", "), c.reuse_note), 4);
+    }
+}
+
+/// The rows folded by outcome (core/client_fold): a line or two per cost,
+/// "2.03 s: Python requests / urllib / socket.create_connection, wget".
+void client_fold(Writer& w, const TargetReport& t, FoldOn on) {
+    for (const auto& g : fold_clients(t.diagnosis.clients, on))
+        w.wrapped("    ", fmt::format("{}: {}", group_time(g), group_names(g)), 6);
+}
+
+/// " [2.03 s..2.04 s]": the spread of the rounds, when several ran.
+std::string round_spread(const EmulationResult& e) {
+    if (e.rounds.size() < 2)
+        return {};
+    const auto [lo, hi] =
+        std::minmax_element(e.rounds.begin(), e.rounds.end(),
+                            [](const auto& a, const auto& b) { return a.time < b.time; });
+    return fmt::format(" [{}..{}]", format_duration(lo->time), format_duration(hi->time));
+}
+
+/// The measured time alone (one screen): the median round, with the spread.
+std::string measured_time(const EmulationResult& e) {
+    const auto time = format_duration(e.measured.time);
+    return (e.measured.connected ? time : "fails after " + time) + round_spread(e);
+}
+
+/// The measured cell (-v): the median round and its address, with the spread.
+std::string measured_cell(const EmulationResult& e) {
+    return prediction_cell(e.measured) + round_spread(e);
+}
+
+/// What the clients pay: one line per cost by default (the rows folded by
+/// outcome), every row with -v.
+/// "On Windows these fail after 2.00 s: Node.js 17 to 19, curl and 6 more
+/// (-v).": two lines at most, the rest of the names with -v (the fold above
+/// already named them all once).
+void windows_line(Writer& w, std::string_view what, const ClientGroup& g) {
+    ClientGroup shown = g;
+    constexpr std::size_t names_shown = 3;
+    std::string more;
+    if (shown.names.size() > names_shown + 1) {
+        more = fmt::format(" and {} more (-v)", shown.names.size() - names_shown);
+        shown.names.resize(names_shown);
+    }
+    w.wrapped("  ", fmt::format("{} {}: {}{}.", what, group_span(g), group_names(shown), more), 4);
+}
+
+} // namespace
+
+void emulation_table(Writer& w, const TargetReport& t) {
+    if (!w.verbose()) { // one screen: a sentence each
+        for (const auto& e : t.emulations)
+            w.wrapped("  ",
+                      fmt::format("Emulated {}: {} measured; the model: {}{}.", e.spec.label,
+                                  measured_time(e), format_duration(e.predicted.time),
+                                  e.rounds_off_model > 0
+                                      ? fmt::format("; OFF MODEL in {} of {} round(s)",
+                                                    e.rounds_off_model, e.rounds.size())
+                                      : ""),
+                      4);
+        return;
+    }
+    text::Table table;
+    table.header = {"client", "measured here", "model"};
+    for (const auto& e : t.emulations)
+        table.rows.push_back({e.spec.label, measured_cell(e), prediction_cell(e.predicted),
+                              e.rounds_off_model > 0
+                                  ? fmt::format("OFF MODEL in {} of {} round(s)",
+                                                e.rounds_off_model, e.rounds.size())
+                                  : ""});
+    text::write_table(w, table);
+    const bool any_off = std::any_of(t.emulations.begin(), t.emulations.end(),
+                                     [](const auto& e) { return e.rounds_off_model > 0; });
+    if (any_off)
+        w.wrapped("  ",
+                  fmt::format("OFF MODEL: {}; see the findings (accept-queue-full, slow-accept) "
+                              "for why.",
+                              off_model_rule()),
+                  2);
+}
+
+void clients_lines(Writer& w, const TargetReport& t) {
+    const auto& d = t.diagnosis;
+    if (d.clients.empty())
+        return;
+    if (w.verbose())
+        w.line();
+    if (d.clients_agree && d.clients_agree_on_windows) {
+        const auto& p = d.clients.front().prediction;
+        w.wrapped("  ",
+                  p.connected ? fmt::format("Every client model connects in about {} via {}.",
+                                            format_duration(p.time), endpoint_string(*p.via))
+                              : fmt::format("Every client model fails after about {}.",
+                                            format_duration(p.time)),
+                  2);
+        return;
+    }
+    if (w.verbose()) {
+        w.line("  What each client pays to connect (modelled from the times above)");
+        client_table(w, t);
+        return;
+    }
+    const bool windows = std::any_of(d.clients.begin(), d.clients.end(),
+                                     [](const auto& c) { return c.windows.has_value(); });
+    if (d.clients_agree) {
+        const auto& p = d.clients.front().prediction;
+        w.wrapped("  ",
+                  p.connected ? fmt::format("Every client model connects in about {} here.",
+                                            format_duration(p.time))
+                              : fmt::format("Every client model fails after about {} here.",
+                                            format_duration(p.time)),
+                  2);
+    } else {
+        w.line("  What clients pay to connect (modelled; -v: each client)");
+        client_fold(w, t, FoldOn::here);
+    }
+    // Off Windows, the projection in a line or two: the clients that fail
+    // there while others connect, then the costliest that connect (or, when
+    // none does, the first that fail).
+    if (windows && !d.clients_agree_on_windows) {
+        const auto groups = fold_clients(d.clients, FoldOn::windows);
+        const auto connects =
+            std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });
+        if (connects != groups.end() && !groups.front().connected)
+            windows_line(w, "On Windows these fail after", groups.front());
+        const auto& g = connects != groups.end() ? *connects : groups.front();
+        windows_line(w,
+                     g.connected ? "On Windows the costliest connect in"
+                                 : "On Windows the costliest fail after",
+                     g);
+    }
+}
+
+} // namespace loopcheck::text
