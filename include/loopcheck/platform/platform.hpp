@@ -8,9 +8,9 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
+#include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/machine.hpp"
-#include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/sample.hpp"
 #include "loopcheck/core/untrusted.hpp"

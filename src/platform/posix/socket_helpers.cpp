@@ -14,7 +14,6 @@
 
 namespace loopcheck::platform::posix {
 
-
 socklen_t to_sockaddr(const Address& a, sockaddr_storage& ss) {
     return static_cast<socklen_t>(detail::fill_sockaddr(a, ss));
 }
