@@ -19,6 +19,30 @@ std::optional<std::string> id_of(std::string_view process, std::vector<std::stri
     return m ? std::optional<std::string>(m->id) : std::nullopt;
 }
 
+/// One listener, owned by `process` (pid 4242), that the server table
+/// recognised as `server`.
+Listener recognised(Address bound, std::string process, std::string server) {
+    Listener l;
+    l.bound = bound;
+    l.pid = 4242;
+    l.process = std::move(process);
+    l.server = ServerMatch{std::move(server)};
+    return l;
+}
+
+/// diagnose() on Linux with a 100 ms threshold and a 5 s timeout.
+Diagnosis diagnose_on_linux(const Target& target, const std::vector<Observation>& obs,
+                            const std::vector<Listener>& listeners) {
+    DiagnosisInput in;
+    in.target = &target;
+    in.addresses = obs;
+    in.threshold = 100ms;
+    in.timeout = 5s;
+    in.os = Os::linux_;
+    in.listeners = std::span<const Listener>(listeners);
+    return diagnose(in);
+}
+
 } // namespace
 
 TEST_CASE("servers: recognised from the name and command line people start them with",
@@ -123,27 +147,14 @@ TEST_CASE("servers: the fallback fix names the server's own setting", "[servers]
     const std::vector<Observation> obs{
         observe(ipv6_loopback(8000), Outcome::refused, 1030ms, 700us),
         observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::accepted, 200us, 200us)};
-    Listener l;
-    l.bound = make_ipv4(127, 0, 0, 1, 8000);
-    l.pid = 4242;
-    l.process = "uvicorn";
-    l.server = ServerMatch{"uvicorn"};
-    const std::vector<Listener> listeners{l};
-    DiagnosisInput in;
-    in.target = &target;
-    in.addresses = obs;
-    in.threshold = 100ms;
-    in.timeout = 5s;
-    in.os = Os::linux_;
-    in.listeners = std::span<const Listener>(listeners);
-    const Diagnosis d = diagnose(in);
+    const Listener l = recognised(make_ipv4(127, 0, 0, 1, 8000), "uvicorn", "uvicorn");
+    const Diagnosis d = diagnose_on_linux(target, obs, {l});
     REQUIRE(d.fixes.size() >= 2);
     CHECK(d.fixes[1] == server_own_fix(ServerMatch{"uvicorn"}, 8000));
     // Unknown: the generic words stay.
     std::vector<Listener> unknown{l};
     unknown[0].server.reset();
-    in.listeners = std::span<const Listener>(unknown);
-    const Diagnosis generic = diagnose(in);
+    const Diagnosis generic = diagnose_on_linux(target, obs, unknown);
     REQUIRE(generic.fixes.size() >= 2);
     CHECK(contains(generic.fixes[1], "Or make uvicorn listen on both ::1 and 127.0.0.1"));
 }
@@ -156,20 +167,8 @@ TEST_CASE("servers: a server on ::1 alone gets its own setting beside the failin
     const std::vector<Observation> obs{
         observe(ipv6_loopback(5173), Outcome::accepted, 200us, 200us),
         observe(make_ipv4(127, 0, 0, 1, 5173), Outcome::refused, 1030ms, 700us)};
-    Listener l;
-    l.bound = ipv6_loopback(5173);
-    l.pid = 4242;
-    l.process = "node";
-    l.server = ServerMatch{"vite"};
-    const std::vector<Listener> listeners{l};
-    DiagnosisInput in;
-    in.target = &target;
-    in.addresses = obs;
-    in.threshold = 100ms;
-    in.timeout = 5s;
-    in.os = Os::linux_;
-    in.listeners = std::span<const Listener>(listeners);
-    const Diagnosis d = diagnose(in);
+    const Listener l = recognised(ipv6_loopback(5173), "node", "vite");
+    const Diagnosis d = diagnose_on_linux(target, obs, {l});
     CHECK(d.exit_code == exit_code::partial);
     REQUIRE(d.server_fix);
     REQUIRE(*d.server_fix < d.fixes.size());
@@ -178,8 +177,7 @@ TEST_CASE("servers: a server on ::1 alone gets its own setting beside the failin
     // Unknown: no server setting, the clients' fixes stay.
     std::vector<Listener> unknown{l};
     unknown[0].server.reset();
-    in.listeners = std::span<const Listener>(unknown);
-    const Diagnosis generic = diagnose(in);
+    const Diagnosis generic = diagnose_on_linux(target, obs, unknown);
     CHECK_FALSE(generic.server_fix);
     CHECK(contains(generic.fixes[0], "or make node listen on 127.0.0.1 as well"));
 }
