@@ -17,6 +17,9 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // After the socket headers it relies on.
 #include "platform/common/connect_book.hpp"
@@ -167,6 +170,23 @@ void close_with(int& fd, Sample& s) {
     fd = -1;
 }
 
+// --- Linux with glibc only: the heap kept, not trimmed and re-grown. -----
+
+#if defined(__linux__) && defined(__GLIBC__)
+/// glibc's malloc returns freed memory at the top of the heap to the kernel
+/// past 128 KiB and maps blocks past its (moving) mmap threshold on their
+/// own; a run over 10,000 targets then faulted the same pages in again and
+/// again (page faults were ~8 % of its CPU, docs/performance.md). Set once
+/// at start-up, before main(): a heap of a few MiB is kept until exit.
+const struct KeepHeap {
+    KeepHeap() noexcept {
+        ::mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+        ::mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+        ::mallopt(M_TOP_PAD, 1024 * 1024);
+    }
+} keep_heap;
+#endif
+
 } // namespace
 
 NetworkScope::NetworkScope() = default;
@@ -242,10 +262,11 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     const Micros elapsed = monotonic_now() - e.start;
     // EINPROGRESS is the usual answer of a non-blocking connect, not a
     // failure, so classify_errno() does not know it.
-    log::trace("connect({}) -> {}", endpoint_string(spec.address),
-               rc == 0              ? "0"
-               : err == EINPROGRESS ? "EINPROGRESS"
-                                    : classify_errno(err).name);
+    if (log::enabled(log::Level::trace)) // not an endpoint string per connect for nothing
+        log::trace("connect({}) -> {}", endpoint_string(spec.address),
+                   rc == 0              ? "0"
+                   : err == EINPROGRESS ? "EINPROGRESS"
+                                        : classify_errno(err).name);
     std::optional<Sample> finished;
     if (rc == 0) {
         finished = Sample{};
@@ -260,9 +281,18 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
         // connect's latency would include starting every connect after it
         // until the next wait() (11 us for a refused ::1 next to 127.0.0.1,
         // against 3 us for the refusal itself; docs/performance.md).
-        pollfd pfd{fd, POLLOUT, 0};
-        if (::poll(&pfd, 1, 0) == 1 && pfd.revents != 0)
-            finished = finished_sample(fd, e.start, monotonic_now());
+        // A pending error (the refusal) is read first: poll() would report
+        // it as POLLERR and finished_sample() read the same SO_ERROR, so
+        // the one getsockopt() saves a poll() per refused connect.
+        int soerr = 0;
+        socklen_t soerr_len = sizeof soerr;
+        if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &soerr_len) == 0 && soerr != 0) {
+            finished = sample_from_errno(soerr, monotonic_now() - e.start);
+        } else {
+            pollfd pfd{fd, POLLOUT, 0};
+            if (::poll(&pfd, 1, 0) == 1 && pfd.revents != 0)
+                finished = finished_sample(fd, e.start, monotonic_now());
+        }
     }
     if (finished) {
         impl_->finished_now(id, std::move(*finished));
