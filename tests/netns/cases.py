@@ -282,15 +282,46 @@ def case_concurrency(c: Checks, lc: str, port_a: int, port_b: int) -> None:
 
 def late_wait(lc: str, port: int, *flags: str) -> tuple[Run, float]:
     """Starts `loopcheck wait localhost:PORT` with nothing listening, opens
-    an IPv4-only listener 0.5 s later, and returns the run and the time from
-    listen() to the waiter's exit."""
-    argv = [lc, "wait", "--json", "--for", "10s", *flags, f"localhost:{port}"]
+    an IPv4-only listener once the waiter has begun its second connect (at
+    least 0.5 s after it started), and returns the run and the time from
+    listen() to the waiter's exit.
+
+    Waiting for the waiter's own trace, not a fixed sleep: on a loaded
+    machine (or under ASan) the waiter could still be starting after 0.5 s,
+    and its first connect then met the listener at once, so the time after
+    listen() measured its start-up, not what the test is about."""
+    argv = [lc, "wait", "--json", "--for", "10s", "-vv", *flags, f"localhost:{port}"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+    err_lines: list[str] = []
+    connects = threading.Semaphore(0)
+
+    def read_stderr() -> None:
+        for line in proc.stderr:
+            err_lines.append(line)
+            if "connect(" in line:
+                connects.release()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    started = time.monotonic()
+    for _ in range(2):  # bounded: a waiter that never connects fails below
+        connects.acquire(timeout=10)
+    time.sleep(max(0.0, 0.5 - (time.monotonic() - started)))
     Listener("127.0.0.1", port)
     listened = time.monotonic()
-    out, err = proc.communicate(timeout=RUN_LIMIT_S)
+    out_parts: list[str] = []
+    out_reader = threading.Thread(target=lambda: out_parts.append(proc.stdout.read()), daemon=True)
+    out_reader.start()
+    try:
+        proc.wait(timeout=RUN_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
     detect = time.monotonic() - listened
+    out_reader.join(timeout=5)
+    reader.join(timeout=5)
+    out = "".join(out_parts)
+    err = "".join(line for line in err_lines if "connect(" not in line and "trace" not in line)
     run = Run.__new__(Run)
     run.code, run.out, run.err, run.wall_s = proc.returncode, out, err, detect
     print(f"$ {' '.join(argv)}  -> exit {run.code}, {detect * 1000:.1f} ms after listen()")
