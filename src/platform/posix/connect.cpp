@@ -228,6 +228,26 @@ Sample finished_sample(int fd, Micros start, Micros now) {
     return s;
 }
 
+/// A connect that said EINPROGRESS, looked at once without waiting: on
+/// loopback the peer's stack answers inside connect() itself, so the
+/// handshake or the reset is usually done by now. Without this look the
+/// connect's latency would include starting every connect after it until
+/// the next wait() (11 us for a refused ::1 next to 127.0.0.1, against 3 us
+/// for the refusal itself; docs/performance.md). A pending error (the
+/// refusal) is read first: poll() would report it as POLLERR and
+/// finished_sample() read the same SO_ERROR, so the one getsockopt() saves
+/// a poll() per refused connect.
+std::optional<Sample> ended_already(int fd, Micros start) {
+    int soerr = 0;
+    socklen_t soerr_len = sizeof soerr;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &soerr_len) == 0 && soerr != 0)
+        return sample_from_errno(soerr, monotonic_now() - start);
+    pollfd pfd{fd, POLLOUT, 0};
+    if (::poll(&pfd, 1, 0) == 1 && pfd.revents != 0)
+        return finished_sample(fd, start, monotonic_now());
+    return std::nullopt;
+}
+
 } // namespace
 
 ConnectSet::ConnectSet() : impl_(std::make_unique<Impl>()) {}
@@ -275,24 +295,7 @@ std::optional<ConnectSet::Id> ConnectSet::start(const ProbeSpec& spec) {
     } else if (err != EINPROGRESS) {
         finished = sample_from_errno(err, elapsed);
     } else {
-        // On loopback the peer's stack answers inside connect() itself, so
-        // the handshake or the reset is usually done by now; connect()
-        // still says EINPROGRESS. Look once without waiting: otherwise this
-        // connect's latency would include starting every connect after it
-        // until the next wait() (11 us for a refused ::1 next to 127.0.0.1,
-        // against 3 us for the refusal itself; docs/performance.md).
-        // A pending error (the refusal) is read first: poll() would report
-        // it as POLLERR and finished_sample() read the same SO_ERROR, so
-        // the one getsockopt() saves a poll() per refused connect.
-        int soerr = 0;
-        socklen_t soerr_len = sizeof soerr;
-        if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &soerr_len) == 0 && soerr != 0) {
-            finished = sample_from_errno(soerr, monotonic_now() - e.start);
-        } else {
-            pollfd pfd{fd, POLLOUT, 0};
-            if (::poll(&pfd, 1, 0) == 1 && pfd.revents != 0)
-                finished = finished_sample(fd, e.start, monotonic_now());
-        }
+        finished = ended_already(fd, e.start);
     }
     if (finished) {
         impl_->finished_now(id, std::move(*finished));
