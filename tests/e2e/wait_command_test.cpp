@@ -158,7 +158,9 @@ TEST_CASE("wait: a listener that appears after a delay ends the wait", "[wait][c
         CHECK(r.exit_code == exit_code::healthy);
         CHECK(contains(r.out, "\"winner\": \"127.0.0.1\""));
         CHECK(took >= startup_margin);
-        CHECK(took < startup_margin + 5s);
+        // Ended by the listener, not by --for: said by the report, not by a
+        // clock (a loaded Wine starts a process in anything up to seconds).
+        CHECK(contains(r.out, "\"timed_out\": false"));
 #endif
     }
     SECTION("IPv6 only") {
@@ -216,7 +218,8 @@ TEST_CASE("wait: nothing listening and a short --for exits 3 on time", "[wait][c
     INFO(r.out << r.err);
     CHECK(r.exit_code == exit_code::server_down);
     CHECK(took >= 300ms);
-    CHECK(took < 3s);
+    // A hang guard, far from any start-up time: the default --for is 30 s.
+    CHECK(took < 20s);
     CHECK(contains(r.out, "\"timed_out\": true"));
     CHECK(contains(r.out, "nothing listens on port " + std::to_string(port)));
 }
@@ -294,7 +297,9 @@ TEST_CASE("wait: bad input is one line and exit 2, nothing waited for", "[wait][
         CHECK(r.exit_code == exit_code::usage);
         CHECK(r.out.empty());
         CHECK(lines(r.err).size() == 1);
-        CHECK(std::chrono::steady_clock::now() - t0 < 2s);
+        // Refused before any poll: far below the default --for of 30 s
+        // whatever a loaded machine's start-up costs.
+        CHECK(std::chrono::steady_clock::now() - t0 < 20s);
     }
 }
 

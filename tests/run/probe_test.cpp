@@ -115,7 +115,7 @@ TEST_CASE("a listener whose queue is full lets a connect time out", "[probe][int
         LC_SKIP("Windows refuses connects beyond a full backlog instead of dropping them");
     REQUIRE(seen.back().outcome == Outcome::timeout);
     CHECK(seen.back().latency >= 300ms);
-    CHECK(seen.back().latency < 2s); // bounded by our timeout, not the stack's
+    CHECK(seen.back().latency < 10s); // our timeout, not the stack's (~2 min of SYN retries)
     CHECK(seen.front().outcome == Outcome::accepted);
 }
 
@@ -243,7 +243,7 @@ TEST_CASE("interrupt_waits() ends a wait on a connect that hangs", "[probe][inte
     auto t0 = platform::monotonic_now();
     auto done = set.wait(10s);
     CHECK(done.empty());
-    CHECK(platform::monotonic_now() - t0 < 2s);
+    CHECK(platform::monotonic_now() - t0 < 5s); // woken, not the 10 s
 
     // A wake from another thread while the wait sleeps.
     std::thread waker([] {
@@ -256,7 +256,7 @@ TEST_CASE("interrupt_waits() ends a wait on a connect that hangs", "[probe][inte
     waker.join();
     CHECK(done.empty());
     CHECK(waited >= 250ms);
-    CHECK(waited < 3s); // not the 10 s it was given
+    CHECK(waited < 5s); // woken, not the 10 s it was given
     CHECK(set.pending() == 1);
 
     // Drained: the next wait sleeps again until its own timeout.
