@@ -17,9 +17,6 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#if defined(__linux__) && defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 // After the socket headers it relies on.
 #include "platform/common/connect_book.hpp"
@@ -169,23 +166,6 @@ void close_with(int& fd, Sample& s) {
     ::close(fd);
     fd = -1;
 }
-
-// --- Linux with glibc only: the heap kept, not trimmed and re-grown. -----
-
-#if defined(__linux__) && defined(__GLIBC__)
-/// glibc's malloc returns freed memory at the top of the heap to the kernel
-/// past 128 KiB and maps blocks past its (moving) mmap threshold on their
-/// own; a run over 10,000 targets then faulted the same pages in again and
-/// again (page faults were ~8 % of its CPU, docs/performance.md). Set once
-/// at start-up, before main(): a heap of a few MiB is kept until exit.
-const struct KeepHeap {
-    KeepHeap() noexcept {
-        ::mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-        ::mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
-        ::mallopt(M_TOP_PAD, 1024 * 1024);
-    }
-} keep_heap;
-#endif
 
 } // namespace
 
