@@ -63,8 +63,8 @@ long huge_kib_for_small_blocks(std::vector<std::unique_ptr<char[]>>& keep, std::
 } // namespace
 #endif
 
-TEST_CASE("prepare_heap: below 4 MiB it does nothing, and the heap still serves", "[platform]") {
-    for (const std::size_t bytes : {std::size_t{0}, std::size_t{4096}, std::size_t{3} << 20})
+TEST_CASE("prepare_heap: below 2 MiB it does nothing, and the heap still serves", "[platform]") {
+    for (const std::size_t bytes : {std::size_t{0}, std::size_t{4096}, std::size_t{1} << 20})
         loopcheck::platform::prepare_heap(bytes);
     auto block = std::make_unique<char[]>(1 << 20);
     std::memset(block.get(), 1, 1 << 20);

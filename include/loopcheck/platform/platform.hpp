@@ -60,7 +60,7 @@ std::optional<std::size_t> descriptor_limit() noexcept;
 /// Readies the heap for about `bytes` of small allocations made next (a
 /// run over thousands of targets). Linux with glibc: marks that much of
 /// the heap for transparent huge pages, one page fault per 2 MiB instead
-/// of per 4 KiB; does nothing below 4 MiB. Elsewhere: nothing.
+/// of per 4 KiB; does nothing below 2 MiB. Elsewhere: nothing.
 void prepare_heap(std::size_t bytes) noexcept;
 
 /// A monotonic clock with at least microsecond resolution

@@ -47,15 +47,17 @@ void prepare_heap(std::size_t bytes) noexcept {
     // the top of the heap, which KeepHeap keeps, and later allocations are
     // carved from the marked range.
     constexpr std::size_t huge = 2 * mib;
-    bytes = std::min(bytes, mmap_threshold - mib);
-    if (bytes < 2 * huge)
+    bytes = std::min(bytes, mmap_threshold - 2 * huge);
+    if (bytes < huge)
         return;
-    void* block = std::malloc(bytes);
+    // One huge page more than asked: the marked range starts at the first
+    // 2 MiB boundary inside the block and still covers `bytes`.
+    void* block = std::malloc(bytes + huge);
     if (block == nullptr)
         return;
     const auto at = reinterpret_cast<std::uintptr_t>(block);
     const auto begin = (at + huge - 1) & ~(huge - 1);
-    const auto end = (at + bytes) & ~(huge - 1);
+    const auto end = (at + bytes + huge) & ~(huge - 1);
     if (end > begin)
         ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
     std::free(block);
