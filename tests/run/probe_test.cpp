@@ -6,6 +6,7 @@
 #include "support/helpers.hpp"
 
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace loopcheck;
@@ -14,12 +15,19 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Binds (without listening) the same port on the other family's loopback,
-/// so a connect there is refused for certain, whatever else runs here.
-platform::Socket hold_closed(Address bind) {
-    auto s = platform::bind_closed(bind);
-    REQUIRE(s.ok());
-    return std::move(*s);
+/// A V6ONLY listener on ::1 and its port held closed (bound, not
+/// listening) on 127.0.0.1, so a connect there is refused for certain. The
+/// port is the kernel's pick for ::1; when another program holds it on
+/// 127.0.0.1 (tests run in parallel), the next pick is tried.
+std::pair<platform::Socket, platform::Socket> ipv6_listener_ipv4_closed() {
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        auto l = listener(ipv6_loopback(), true);
+        auto held = platform::bind_closed(make_ipv4(127, 0, 0, 1, port_of(l)));
+        if (held)
+            return {std::move(l), std::move(*held)};
+    }
+    FAIL("no port free on both ::1 and 127.0.0.1 in 20 tries");
+    return {};
 }
 
 bool have_ipv6() {
@@ -72,9 +80,8 @@ TEST_CASE("IPv6-only listener (V6ONLY): ::1 accepts, 127.0.0.1 refuses", "[probe
     Net net;
     if (!have_ipv6())
         LC_SKIP("IPv6 loopback is not available on this machine");
-    auto l = listener(ipv6_loopback(), true);
+    const auto [l, v4_hold] = ipv6_listener_ipv4_closed();
     const auto port = port_of(l);
-    auto v4_hold = hold_closed(make_ipv4(127, 0, 0, 1, port));
     std::vector<ProbeSpec> specs{{ipv6_loopback(port)}, {make_ipv4(127, 0, 0, 1, port)}};
     auto r = probe(specs, refusal_timeout);
     CHECK(r[0].outcome == Outcome::accepted);
