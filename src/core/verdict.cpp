@@ -25,72 +25,63 @@ bool slow(std::span<const Finding> f) {
            has(f, finding_id::clients_slow, Severity::warning);
 }
 
-} // namespace
+/// No address of the resolver's accepts, but one of curl's own answer for
+/// localhost does: curl >= 7.78 connects, every client that asks the
+/// resolver fails. What costs the time comes first when something does:
+/// the slow refusal the clients that ask the resolver wait out before they
+/// fail.
+Verdict partial_without_winner(std::span<const Finding> findings, const VerdictFacts& v) {
+    std::string cost;
+    if (slow(findings))
+        cost =
+            v.slow_refused
+                ? fmt::format("{} is refused only after {}, and ", endpoint_string(*v.slow_refused),
+                              format_duration(v.slow_refused_time))
+                : fmt::format("a connect takes longer than {}, and ", format_duration(v.threshold));
+    return {fmt::format("PARTIAL: {}{} accepts only on an address it does not resolve to "
+                        "here: curl >= 7.78 finds it itself, clients that ask the resolver "
+                        "fail",
+                        cost, v.input),
+            verdict_word::partial, exit_code::partial};
+}
 
-Verdict decide_verdict(std::span<const Finding> findings, const VerdictFacts& v) {
-    const auto tried = fmt::format("{} address{} tried", v.addresses, v.addresses == 1 ? "" : "es");
-    if (has(findings, finding_id::not_refused, Severity::error))
-        return {fmt::format("UNEXPECTED: {} accepts on {} (--expect refused)", v.input,
-                            v.winner ? endpoint_string(*v.winner) : std::string("an address")),
-                verdict_word::unexpected, exit_code::not_refused};
-    // Some clients fail outright (PARTIAL) outranks some waiting (SLOW); the
-    // line says both when both hold.
-    const bool partial = has(findings, finding_id::clients_fail, Severity::error);
-    const auto fail_words = fmt::format("some clients fail: they never try {}",
-                                        v.winner ? endpoint_string(*v.winner)
-                                                 : std::string("the address curl finds itself"));
-    // No address of the resolver's accepts, but one of curl's own answer
-    // for localhost does: curl >= 7.78 connects, every client that asks the
-    // resolver fails.
-    // What costs the time comes first when something does: the slow
-    // refusal the clients that ask the resolver wait out before they fail.
-    if (partial && !v.winner) {
-        std::string cost;
-        if (slow(findings))
-            cost = v.slow_refused ? fmt::format("{} is refused only after {}, and ",
-                                                endpoint_string(*v.slow_refused),
-                                                format_duration(v.slow_refused_time))
-                                  : fmt::format("a connect takes longer than {}, and ",
-                                                format_duration(v.threshold));
-        return {fmt::format("PARTIAL: {}{} accepts only on an address it does not resolve to "
-                            "here: curl >= 7.78 finds it itself, clients that ask the resolver "
-                            "fail",
-                            cost, v.input),
-                verdict_word::partial, exit_code::partial};
+/// A client waits longer than the threshold: SLOW, or PARTIAL when some
+/// clients also fail (`fail_words` says which).
+Verdict slow_verdict(std::span<const Finding> findings, const VerdictFacts& v, bool partial,
+                     const std::string& fail_words, const std::string& tried) {
+    if (!v.winner) {
+        return {fmt::format("SLOW: nothing accepts on {} ({}), and {} is refused only after {}",
+                            v.input, tried,
+                            v.slow_refused ? endpoint_string(*v.slow_refused) : "an address",
+                            format_duration(v.slow_refused_time)),
+                verdict_word::slow, exit_code::slow};
     }
-    if (partial && !slow(findings))
-        return {fmt::format("PARTIAL: {} connects via {}, but {}", v.input,
-                            endpoint_string(*v.winner), fail_words),
+    const auto via = endpoint_string(*v.winner);
+    std::string line;
+    if (has(findings, finding_id::fallback_penalty, Severity::warning))
+        line = fmt::format("SLOW: every new connection to {} waits {} before {} accepts", v.input,
+                           format_duration(v.winner_time), via);
+    else if (v.slow_refused)
+        line =
+            fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", v.input, via,
+                        endpoint_string(*v.slow_refused), format_duration(v.slow_refused_time));
+    else if (has(findings, finding_id::accept_queue_full, Severity::warning))
+        line = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
+                           "overflowed: an accept needed a SYN retransmission",
+                           v.input, via);
+    else
+        line = fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", v.input,
+                           via, format_duration(v.threshold));
+    if (partial)
+        return {fmt::format("PARTIAL{}, and {}", line.substr(line.find(':')), fail_words),
                 verdict_word::partial, exit_code::partial};
-    if (slow(findings)) {
-        if (!v.winner) {
-            return {fmt::format("SLOW: nothing accepts on {} ({}), and {} is refused only after {}",
-                                v.input, tried,
-                                v.slow_refused ? endpoint_string(*v.slow_refused) : "an address",
-                                format_duration(v.slow_refused_time)),
-                    verdict_word::slow, exit_code::slow};
-        }
-        const auto via = endpoint_string(*v.winner);
-        std::string line;
-        if (has(findings, finding_id::fallback_penalty, Severity::warning))
-            line = fmt::format("SLOW: every new connection to {} waits {} before {} accepts",
-                               v.input, format_duration(v.winner_time), via);
-        else if (v.slow_refused)
-            line = fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", v.input,
-                               via, endpoint_string(*v.slow_refused),
-                               format_duration(v.slow_refused_time));
-        else if (has(findings, finding_id::accept_queue_full, Severity::warning))
-            line = fmt::format("SLOW: {} connects via {}, but the listener's accept queue "
-                               "overflowed: an accept needed a SYN retransmission",
-                               v.input, via);
-        else
-            line = fmt::format("SLOW: {} connects via {}, but a connect took longer than {}",
-                               v.input, via, format_duration(v.threshold));
-        if (partial)
-            return {fmt::format("PARTIAL{}, and {}", line.substr(line.find(':')), fail_words),
-                    verdict_word::partial, exit_code::partial};
-        return {std::move(line), verdict_word::slow, exit_code::slow};
-    }
+    return {std::move(line), verdict_word::slow, exit_code::slow};
+}
+
+/// Nothing slow and no client failing: OK when something accepts or every
+/// refusal was expected, else DOWN.
+Verdict settled_verdict(std::span<const Finding> findings, const VerdictFacts& v,
+                        const std::string& tried) {
     if (v.winner)
         return {fmt::format("OK: {} connects to {} in {}", v.input, endpoint_string(*v.winner),
                             format_duration(v.winner_time)),
@@ -106,6 +97,31 @@ Verdict decide_verdict(std::span<const Finding> findings, const VerdictFacts& v)
                                      : std::string();
     return {fmt::format("DOWN: nothing accepts on {} ({}{})", v.input, tried, how),
             verdict_word::down, exit_code::server_down};
+}
+
+} // namespace
+
+Verdict decide_verdict(std::span<const Finding> findings, const VerdictFacts& v) {
+    const auto tried = fmt::format("{} address{} tried", v.addresses, v.addresses == 1 ? "" : "es");
+    if (has(findings, finding_id::not_refused, Severity::error))
+        return {fmt::format("UNEXPECTED: {} accepts on {} (--expect refused)", v.input,
+                            v.winner ? endpoint_string(*v.winner) : std::string("an address")),
+                verdict_word::unexpected, exit_code::not_refused};
+    // Some clients fail outright (PARTIAL) outranks some waiting (SLOW); the
+    // line says both when both hold.
+    const bool partial = has(findings, finding_id::clients_fail, Severity::error);
+    if (partial && !v.winner)
+        return partial_without_winner(findings, v);
+    const auto fail_words = fmt::format("some clients fail: they never try {}",
+                                        v.winner ? endpoint_string(*v.winner)
+                                                 : std::string("the address curl finds itself"));
+    if (partial && !slow(findings))
+        return {fmt::format("PARTIAL: {} connects via {}, but {}", v.input,
+                            endpoint_string(*v.winner), fail_words),
+                verdict_word::partial, exit_code::partial};
+    if (slow(findings))
+        return slow_verdict(findings, v, partial, fail_words, tried);
+    return settled_verdict(findings, v, tried);
 }
 
 } // namespace loopcheck
