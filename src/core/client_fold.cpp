@@ -63,8 +63,9 @@ std::string run_name(std::span<const ClientImpact> rows, std::span<const std::si
         return fmt::format("{} < {}", base, *last.below_version);
     if (ends_id && first.min_version)
         return fmt::format("{} >= {}", base, *first.min_version);
+    // "and", not a comma: group_names() joins names with commas.
     if (first.min_version && last.below_version)
-        return fmt::format("{} >= {}, < {}", base, *first.min_version, *last.below_version);
+        return fmt::format("{} >= {} and < {}", base, *first.min_version, *last.below_version);
     return fmt::format("{} ({} versions)", base, run.size());
 }
 
@@ -160,12 +161,15 @@ std::string group_names(const ClientGroup& g) {
         if (!out.empty())
             out += ", ";
         // "curl 7.78.0 to 8.2.0, >= 8.22": a client's name once in a row;
-        // "Python requests / urllib, aiohttp < 3.10": a language once too.
+        // "Python requests / urllib, aiohttp < 3.10": a language once too,
+        // but not before a name of its own ("Java java.net.Socket, Java
+        // HttpClient": a bare "HttpClient" would read as .NET's).
+        const auto rest = name.size() > word.size() + 1 ? name.substr(word.size() + 1) : "";
         if (base == previous_base && name.size() > base.size())
             out += name.substr(base.size() + 1);
-        else if (word == previous_word && name.size() > word.size() + 1 &&
-                 !name.substr(word.size() + 1).starts_with("with "))
-            out += name.substr(name.find(' ') + 1);
+        else if (word == previous_word && !rest.empty() && !rest.starts_with("with ") &&
+                 !(rest[0] >= 'A' && rest[0] <= 'Z'))
+            out += rest;
         else
             out += name;
         previous_base = base;

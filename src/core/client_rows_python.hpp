@@ -82,7 +82,7 @@ inline constexpr std::array<ClientModel, 6> python_client_rows = [] {
          "connects again"},
         {"python-asyncio",
          {},
-         "Python asyncio, happy_eyeballs_delay=0.25",
+         "Python asyncio (happy_eyeballs_delay=0.25)",
          "Happy Eyeballs 250 ms",
          ConnectAlgorithm::happy_eyeballs,
          250ms,

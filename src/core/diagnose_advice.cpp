@@ -172,6 +172,7 @@ void Diagnoser::verdict() {
     }
     auto decided = decide_verdict(d_.findings, v);
     d_.verdict = std::move(decided.line);
+    d_.verdict_says = std::string(decided.says);
     d_.exit_code = decided.exit_code;
 }
 

@@ -58,10 +58,16 @@ Verdict slow_verdict(std::span<const Finding> findings, const VerdictFacts& v, b
     }
     const auto via = endpoint_string(*v.winner);
     std::string line;
-    if (has(findings, finding_id::fallback_penalty, Severity::warning))
-        line = fmt::format("SLOW: every new connection to {} waits {} before {} accepts", v.input,
-                           format_duration(v.winner_time), via);
-    else if (v.slow_refused)
+    std::string_view says;
+    if (has(findings, finding_id::fallback_penalty, Severity::warning)) {
+        // Not "every" connection: Happy Eyeballs clients wait less, and
+        // first-address clients fail (their own finding); what the line
+        // prices is the in-turn clients' wait (VerdictFacts::winner_time).
+        line = fmt::format("SLOW: clients that try addresses in turn wait {} per new connection "
+                           "to {} before {} accepts",
+                           format_duration(v.winner_time), v.input, via);
+        says = finding_id::fallback_penalty;
+    } else if (v.slow_refused)
         line =
             fmt::format("SLOW: {} connects via {}, but {} is refused only after {}", v.input, via,
                         endpoint_string(*v.slow_refused), format_duration(v.slow_refused_time));
@@ -72,10 +78,17 @@ Verdict slow_verdict(std::span<const Finding> findings, const VerdictFacts& v, b
     else
         line = fmt::format("SLOW: {} connects via {}, but a connect took longer than {}", v.input,
                            via, format_duration(v.threshold));
+    // Both: two lines at 80 columns, so the fallback names where it ends
+    // once ("and some never try it").
+    if (partial && !says.empty())
+        return {fmt::format("PARTIAL: clients that try addresses in turn wait {} per new "
+                            "connection to {}, and some clients never try {} and fail",
+                            format_duration(v.winner_time), v.input, via),
+                verdict_word::partial, exit_code::partial, says};
     if (partial)
         return {fmt::format("PARTIAL{}, and {}", line.substr(line.find(':')), fail_words),
-                verdict_word::partial, exit_code::partial};
-    return {std::move(line), verdict_word::slow, exit_code::slow};
+                verdict_word::partial, exit_code::partial, says};
+    return {std::move(line), verdict_word::slow, exit_code::slow, says};
 }
 
 /// Nothing slow and no client failing: OK when something accepts or every

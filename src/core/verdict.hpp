@@ -39,6 +39,9 @@ struct Verdict {
     std::string line;
     std::string_view word;
     int exit_code = 0;
+    /// The finding id whose fact `line` words in full, if one
+    /// (Diagnosis::verdict_says).
+    std::string_view says = {};
 };
 
 /// The verdict from the findings: UNEXPECTED (7) when --expect refused met an

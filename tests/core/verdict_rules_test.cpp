@@ -229,6 +229,13 @@ std::vector<std::pair<std::string, std::string>> violations(const Checked& c) {
          refused || !contains(verdict_words, "refus"), d.verdict);
     rule("accept-queue-full only after an accept", !has(finding_id::accept_queue_full) || accepts,
          d.verdict);
+    // What the one-screen report leaves to -v because the verdict says it.
+    rule("verdict_says names a finding the diagnosis holds",
+         d.verdict_says.empty() || has(d.verdict_says), d.verdict_says + " / " + d.verdict);
+    rule("the verdict words a fallback penalty exactly when verdict_says says so",
+         contains(d.verdict, "per new connection to") ==
+             (d.verdict_says == finding_id::fallback_penalty),
+         d.verdict);
     const bool all_refused_fast =
         !obs.empty() && std::all_of(obs.begin(), obs.end(), [](const Observation& o) {
             return o.summary.outcome == Outcome::refused && o.summary.latency.median <= threshold;

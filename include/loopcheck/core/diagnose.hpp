@@ -67,6 +67,11 @@ struct Diagnosis {
     /// One line, starting with its severity word: OK, SLOW, PARTIAL, DOWN,
     /// UNEXPECTED, UNRESOLVED or INCOMPLETE (decide_verdict, core/verdict.hpp).
     std::string verdict;
+    /// The id of the finding whose fact the verdict line words in full
+    /// (fallback-penalty: "clients that try addresses in turn wait T per new
+    /// connection to X before Y accepts"), empty when the line words none:
+    /// a one-screen report leaves that finding to -v.
+    std::string verdict_says;
     std::vector<Finding> findings;
     std::vector<ClientImpact> clients;
     /// Every client model comes to the same result within 1 ms, so a

@@ -59,15 +59,16 @@ bool said_in_verdict(const Finding& f, std::string_view verdict) {
 /// and the address table holds that refusal's retries and its time without
 /// them. Decided from the data: server-down names every address of the
 /// target, fallback-penalty every address before the first that accepted
-/// (core/diagnose.cpp). Only the verdict's wording is matched as text: which
-/// finding decide_verdict worded it on is not in the report value.
+/// (core/diagnose.cpp); the verdict line words a fallback penalty in full
+/// when Diagnosis::verdict_says names it.
 bool said_elsewhere_on_screen(const Finding& f, const TargetReport& t) {
     if (f.id == finding_id::clients_fail || f.id == finding_id::clients_slow)
         return !t.diagnosis.clients.empty();
-    // decide_verdict words a fallback penalty as "every new connection to
-    // X waits T before Y accepts"; the resolves line and the table say why.
+    // The verdict says "clients that try addresses in turn wait T per new
+    // connection to X before Y accepts"; the resolves line and the table
+    // say why.
     if (f.id == finding_id::fallback_penalty)
-        return t.diagnosis.verdict.find("every new connection to ") != std::string::npos;
+        return t.diagnosis.verdict_says == f.id;
     if (f.id != finding_id::slow_refusal || !f.address)
         return false;
     const auto& as = t.addresses;
