@@ -187,12 +187,24 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     }
     hit.inferred = ep->inferred;
     hit.listens = ep->server;
-    hit.cost_here = !ep->probed ? "not probed" : ep->accepted_here ? "connects" : "nothing listens";
+    // A listener seen, yet no address of the name accepted here (localhost
+    // answered 127.0.0.1 alone, the server on ::1 only): every client of
+    // this URL fails on this machine, whatever Windows would do.
+    const bool fails_here = ep->probed && !ep->accepted_here && !ep->inferred;
+    hit.cost_here = !ep->probed         ? "not probed"
+                    : ep->accepted_here ? "connects"
+                    : fails_here        ? "fails: no address it names accepts"
+                                        : "nothing listens";
     if (hit.ref.host == "localhost") {
         if (ep->v4 && ep->v6)
             hit.cost_windows = "none: the server takes both families";
         else
             cost_localhost_one_family(hit, *ep);
+        if (fails_here && !hit.risky) {
+            hit.risky = true;
+            if (ep->v4 != ep->v6)
+                hit.fix = connect_fix(ep->v4 ? "127.0.0.1" : "::1", *ep);
+        }
         return;
     }
     const bool v4 = is_v4_literal(hit.ref.host);

@@ -253,3 +253,42 @@ TEST_CASE("scan: the summary counts every hit once", "[scan]") {
     CHECK(r.hits[1].risky);
     CHECK(r.hits[0].fix == r.hits[1].fix);
 }
+
+TEST_CASE("scan: a server seen that the name never reaches here fails here", "[scan]") {
+    // The server on ::1 only, localhost answered 127.0.0.1 alone here (no
+    // ::1 line in the hosts file): the probe found nothing accepting. Every
+    // client fails on this machine, Node.js >= 17 (fine on Windows) too.
+    auto r = result_of("d.ts", "await fetch('http://localhost:5173/')\n");
+    const std::vector<Listener> table{listener_on(ipv6_loopback(5173), true)};
+    REQUIRE(r.endpoints.size() == 1);
+    r.endpoints[0].probed = true;
+    r.endpoints[0].accepted_here = false;
+    join_listeners(r.endpoints[0], table);
+    REQUIRE(r.endpoints[0].v6);
+    r.probed = true;
+    conclude_scan(r);
+    CHECK(r.hits[0].risky);
+    CHECK(r.hits[0].cost_here == "fails: no address it names accepts");
+    CHECK(r.hits[0].fix.starts_with("connect to [::1]:5173 (where the server listens)"));
+    CHECK(r.exit_code == 1);
+
+    // requests would reach ::1 first on Windows: risky for failing here alone.
+    auto py = result_of("a.py", "import requests\nrequests.get('http://localhost:5173/')\n");
+    REQUIRE(py.endpoints.size() == 1);
+    py.endpoints[0].probed = true;
+    join_listeners(py.endpoints[0], table);
+    py.probed = true;
+    conclude_scan(py);
+    REQUIRE(py.hits.size() == 1);
+    CHECK(py.hits[0].cost_windows.starts_with("~"));
+    CHECK(py.hits[0].risky);
+    CHECK(py.hits[0].cost_here == "fails: no address it names accepts");
+    CHECK(py.exit_code == 1);
+    // The same server reached here: not risky.
+    py.hits[0].risky = false;
+    py.hits[0].fix.clear();
+    py.endpoints[0].accepted_here = true;
+    conclude_scan(py);
+    CHECK_FALSE(py.hits[0].risky);
+    CHECK(py.exit_code == 0);
+}
