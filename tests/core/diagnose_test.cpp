@@ -202,6 +202,28 @@ TEST_CASE("a timeout is no refusal, and a short --timeout is flagged", "[diagnos
     CHECK_FALSE(find(longer.d, finding_id::short_timeout));
 }
 
+TEST_CASE("a timeout where nothing listens names no listener's queue", "[diagnose]") {
+    // A lab that drops the resets, -t 1s: the table says nothing listens.
+    auto r = diagnose_scenario("127.0.0.1:8000",
+                               {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::timeout, 1s)},
+                               Os::linux_, 1s, false, std::vector<Listener>{});
+    auto* no_answer = find(r.d, finding_id::no_answer);
+    REQUIRE(no_answer);
+    CHECK_FALSE(contains(no_answer->message, "queue"));
+    CHECK_FALSE(contains(no_answer->message, "not a refusal")); // the next finding says it may be
+    CHECK(contains(no_answer->message, "nothing listens on port 8000 here"));
+    CHECK(contains(no_answer->message, "a firewall drops the SYN or its reset"));
+    REQUIRE(find(r.d, finding_id::short_timeout));
+    CHECK(contains(find(r.d, finding_id::short_timeout)->message,
+                   "a refusal may be hiding behind these timeouts"));
+
+    // Without a table, the queue stays a possibility.
+    auto unknown = diagnose_scenario("127.0.0.1:8000",
+                                     {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::timeout, 1s)},
+                                     Os::linux_, 1s);
+    CHECK(contains(find(unknown.d, finding_id::no_answer)->message, "queue is full"));
+}
+
 TEST_CASE("a slow accept is slow", "[diagnose]") {
     auto r = diagnose_scenario("127.0.0.1:80",
                                {observe(make_ipv4(127, 0, 0, 1, 80), Outcome::accepted, 300ms)},
@@ -393,7 +415,7 @@ TEST_CASE("lab, IPv6-only server behind a slow refusal of 127.0.0.1: named a ref
         {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 1020ms, std::nullopt, 1),
          observe(ipv6_loopback(8000), Outcome::accepted, 100us)},
         Os::linux_);
-    CHECK(r.d.exit_code == exit_code::partial);           // the Java rows fail
+    CHECK(r.d.exit_code == exit_code::partial);         // the Java rows fail
     CHECK(contains(r.d.verdict, "per new connection")); // in-order clients pay it
     auto has_fix = [&](const std::string& text) {
         return std::any_of(r.d.fixes.begin(), r.d.fixes.end(),
