@@ -38,10 +38,11 @@ bool own_loopback_address(const Listener& l) {
            l.bound != ipv6_loopback(l.bound.port);
 }
 
-std::string single_stack_message(const AuditPort& p, const TargetReport& localhost, Family only) {
+std::string single_stack_message(const TargetReport& localhost, Family only) {
     const bool resolves_v4 = std::any_of(localhost.addresses.begin(), localhost.addresses.end(),
                                          [](auto& a) { return a.address.family == Family::ipv4; });
-    const std::string who = describe_listening(p.listeners);
+    // Who listens where is the port's row in the table: the message leaves
+    // it out, so ports in the same situation share one paragraph.
     if (only == Family::ipv4) {
         // The Windows cost is the check's own Windows column (the python
         // row), so audit and check never disagree on a port.
@@ -51,18 +52,21 @@ std::string single_stack_message(const AuditPort& p, const TargetReport& localho
                          [](const ClientImpact& c) { return c.id == "python"; });
         if (python != localhost.diagnosis.clients.end() && python->windows &&
             python->windows->connected)
-            cost = fmt::format("{} per connection", format_duration(python->windows->time));
+            // To a tenth of a second: the accept's own fraction of a
+            // millisecond would keep ports in the same situation apart.
+            cost = fmt::format("about {:.1f} s per connection",
+                               std::chrono::duration<double>(python->windows->time).count());
         return fmt::format(
-            "{}: IPv4 only. Where localhost resolves to ::1 first, as on Windows, a client that "
-            "tries addresses in order (Python, .NET) waits for ::1 to be refused on every new "
-            "connection, {} on Windows. Listen on ::1 as well, or on [::] with "
+            "Listens on IPv4 only. Where localhost resolves to ::1 first, as on Windows, a "
+            "client that tries addresses in order (Python, .NET) waits for ::1 to be refused on "
+            "every new connection, {} on Windows. Listen on ::1 as well, or on [::] with "
             "IPV6_V6ONLY off.",
-            who, cost);
+            cost);
     }
-    return fmt::format("{}: IPv6 only. A client that connects to 127.0.0.1, or whose localhost "
-                       "resolves to 127.0.0.1 only ({}Java by default), does not reach it. "
-                       "Listen on 127.0.0.1 as well, or on [::] with IPV6_V6ONLY off.",
-                       who, resolves_v4 && localhost.addresses.size() == 1 ? "as here, " : "");
+    return fmt::format("Listens on IPv6 only. A client that connects to 127.0.0.1, or whose "
+                       "localhost resolves to 127.0.0.1 only ({}Java by default), does not "
+                       "reach it. Listen on 127.0.0.1 as well, or on [::] with IPV6_V6ONLY off.",
+                       resolves_v4 && localhost.addresses.size() == 1 ? "as here, " : "");
 }
 
 /// How many ports carry each flag, for the summary line.
@@ -174,10 +178,10 @@ std::vector<Finding> audit_flags(const AuditPort& p, const TargetReport& localho
                             localhost.addresses.front().address.family == Family::ipv6;
         flags.push_back({std::string(audit_flag::single_stack),
                          costly ? Severity::warning : Severity::info, "",
-                         single_stack_message(p, localhost, Family::ipv4), std::nullopt});
+                         single_stack_message(localhost, Family::ipv4), std::nullopt});
     } else if (v6 == true && v4 == false) {
         flags.push_back({std::string(audit_flag::single_stack), Severity::info, "",
-                         single_stack_message(p, localhost, Family::ipv6), std::nullopt});
+                         single_stack_message(localhost, Family::ipv6), std::nullopt});
     }
     return flags;
 }

@@ -19,7 +19,8 @@ const ClientModel* scan_client_row(std::string_view id, std::string_view version
 /// What `row` pays on Windows to connect to `localhost` (::1, then
 /// 127.0.0.1) when the server listens on IPv4 (`v4`) and/or IPv6 (`v6`):
 /// check's own projection (as_on_windows, predict) over two loopback
-/// addresses, each accepting or refusing at once here.
+/// addresses, each accepting at once here or refusing (windows_fast_refusal
+/// without SYN retries, the figure check assumes where no probe of it ran).
 ConnectPrediction windows_localhost_cost(const ClientModel& row, bool v4, bool v6);
 
 } // namespace loopcheck

@@ -3,6 +3,7 @@
 #include "loopcheck/core/scan_cost.hpp"
 
 #include "core/scan_client.hpp"
+#include "loopcheck/core/client_fold.hpp"
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/scan_pins.hpp"
@@ -10,7 +11,9 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
+#include <tuple>
 
 namespace loopcheck {
 
@@ -39,6 +42,17 @@ const ClientModel* pricing_row(const ScanHit& hit) {
     return scan_client_row("python");
 }
 
+/// The fix for a client of `ep` that should connect to `listens`: the
+/// address, then the server's own setting (check's sentence). Where that
+/// sentence itself says to point the client at the same address (Ollama, LM
+/// Studio have no setting for both families), it alone, said once.
+std::string connect_fix(std::string_view listens, const ScanEndpoint& ep) {
+    const std::string url = url_of(listens, ep.port);
+    if (ep.server_fix.starts_with("Or point the client at " + url))
+        return server_fix_alone(ep.server_fix);
+    return fmt::format("connect to {} (where the server listens). {}", url, ep.server_fix);
+}
+
 /// What a prediction costs, in a few words: "fails", "~2.00 s".
 std::string cost_words(const ConnectPrediction& p) {
     return p.connected ? fmt::format("~{}", format_duration(p.time)) : std::string("fails");
@@ -51,7 +65,9 @@ bool costly(const ConnectPrediction& p) {
 }
 
 /// The other rows of the same client (older versions, where no version was
-/// pinned) whose cost differs in kind: "; Node.js 17 to 19: fails".
+/// pinned) that connect but cost differently in kind from the chosen row:
+/// "; Python aiohttp < 3.10: ~2.00 s". The failing ones are said apart
+/// (failing_rows).
 std::string other_rows(const ClientModel& chosen, const ScanHit& hit, const ScanEndpoint& ep) {
     if (!hit.client_version.empty())
         return {};
@@ -61,14 +77,55 @@ std::string other_rows(const ClientModel& chosen, const ScanHit& hit, const Scan
         if (m.id != chosen.id || &m == &chosen)
             continue;
         const auto p = windows_localhost_cost(m, ep.v4, ep.v6);
-        if (costly(p) != chosen_costly)
+        if (p.connected && costly(p) != chosen_costly)
             out += fmt::format("; {}: {}", m.name, cost_words(p));
     }
     return out;
 }
 
+/// Where no version was pinned, any version of the client may run the
+/// hit's code: the rows of the same client that fail outright on Windows,
+/// named as check's folded list names a run of them ("Node.js 17 to 19",
+/// "Node.js < 17"), with the first one's algorithm; empty when none fails.
+struct FailingRows {
+    std::string names;
+    std::string algorithm;
+};
+FailingRows failing_rows(const ClientModel& chosen, const ScanHit& hit, const ScanEndpoint& ep) {
+    if (!hit.client_version.empty())
+        return {};
+    std::vector<ClientImpact> rows;
+    std::string algorithm;
+    for (const ClientModel& m : client_models()) {
+        if (m.id != chosen.id)
+            continue;
+        ClientImpact c;
+        c.id = m.id;
+        if (!m.versions.min.empty())
+            c.min_version = std::string(m.versions.min);
+        if (!m.versions.below.empty())
+            c.below_version = std::string(m.versions.below);
+        c.client = m.name;
+        c.windows = windows_localhost_cost(m, ep.v4, ep.v6);
+        if (!c.windows->connected) {
+            if (algorithm.empty())
+                algorithm = m.algorithm;
+            // Failing after 2 s (SYN retries) or 1 ms is one failure here:
+            // one group, so a run of rows reads as one name.
+            c.windows->time = Micros{0};
+        }
+        rows.push_back(std::move(c));
+    }
+    for (const ClientGroup& g : fold_clients(rows, FoldOn::windows))
+        if (!g.connected)
+            return {group_names(g), algorithm};
+    return {};
+}
+
 /// A `localhost` hit whose server takes one family: the row's own
-/// prediction on Windows (::1 first), as check's "on Windows" column.
+/// prediction on Windows (::1 first), as check's "on Windows" column; a
+/// hit whose client fails outright on some of its versions is risky too
+/// (a Node.js 17 to 19 reader never reaches a 127.0.0.1 server).
 void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
     const ClientModel* row = pricing_row(hit);
     if (row == nullptr) {
@@ -83,9 +140,16 @@ void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
                                                    : "its reader ";
     const std::string how = fmt::format("{}: {}", row->name, row->algorithm);
     const std::string listens = ep.v4 ? "127.0.0.1" : "::1";
+    const FailingRows failing = p.connected ? failing_rows(*row, hit, ep) : FailingRows{};
     if (!p.connected) {
         hit.risky = true;
         hit.cost_windows = fmt::format("{}fails: it never reaches {} ({})", who, listens, how);
+    } else if (!failing.names.empty()) {
+        hit.risky = true;
+        hit.cost_windows = fmt::format("fails on {}: it never reaches {} ({}); {}: {} per new "
+                                       "connection ({})",
+                                       failing.names, listens, failing.algorithm, row->name,
+                                       cost_words(p), row->algorithm);
     } else if (costly(p)) {
         hit.risky = true;
         hit.cost_windows =
@@ -97,8 +161,7 @@ void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
     }
     hit.cost_windows += other_rows(*row, hit, ep);
     if (hit.risky)
-        hit.fix = fmt::format("connect to {} (where the server listens). {}",
-                              url_of(listens, ep.port), ep.server_fix);
+        hit.fix = connect_fix(listens, ep);
 }
 
 void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
@@ -124,12 +187,24 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     }
     hit.inferred = ep->inferred;
     hit.listens = ep->server;
-    hit.cost_here = !ep->probed ? "not probed" : ep->accepted_here ? "connects" : "nothing listens";
+    // A listener seen, yet no address of the name accepted here (localhost
+    // answered 127.0.0.1 alone, the server on ::1 only): every client of
+    // this URL fails on this machine, whatever Windows would do.
+    const bool fails_here = ep->probed && !ep->accepted_here && !ep->inferred;
+    hit.cost_here = !ep->probed         ? "not probed"
+                    : ep->accepted_here ? "connects"
+                    : fails_here        ? "fails: no address it names accepts"
+                                        : "nothing listens";
     if (hit.ref.host == "localhost") {
         if (ep->v4 && ep->v6)
             hit.cost_windows = "none: the server takes both families";
         else
             cost_localhost_one_family(hit, *ep);
+        if (fails_here && !hit.risky) {
+            hit.risky = true;
+            if (ep->v4 != ep->v6)
+                hit.fix = connect_fix(ep->v4 ? "127.0.0.1" : "::1", *ep);
+        }
         return;
     }
     const bool v4 = is_v4_literal(hit.ref.host);
@@ -140,8 +215,7 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     hit.risky = true;
     hit.cost_windows =
         fmt::format("refused at once: the server listens on {} only", v4 ? "IPv6" : "IPv4");
-    hit.fix = fmt::format("connect to {} (where the server listens). {}",
-                          url_of(v4 ? "::1" : "127.0.0.1", ep->port), ep->server_fix);
+    hit.fix = connect_fix(v4 ? "::1" : "127.0.0.1", *ep);
 }
 
 /// The row that stands for a language's usual client when the reading file
@@ -311,8 +385,8 @@ void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> h
             ep.v4 = u->v4;
             ep.v6 = u->v6;
             ep.inferred = true;
-            ep.server = fmt::format("{}, the usual server of port {}, binds {} (inferred: nothing "
-                                    "listens now)",
+            ep.server = fmt::format("{}, the usual server of port {}, binds {} (nothing listens "
+                                    "now)",
                                     u->name, ep.port, u->bind);
             ep.server_fix = server_fix(u->server, ep.port);
         }
@@ -360,31 +434,54 @@ void conclude_scan(ScanResult& r) {
         if (h.risky && (h.kind == HitKind::client || r.strict))
             risky_exit = true;
     }
-    std::stable_sort(r.hits.begin(), r.hits.end(),
-                     [](const ScanHit& a, const ScanHit& b) { return rank(a) < rank(b); });
+    // Within a rank, risky hits of one (host, port) together: they share a
+    // fix, which the text report then says once.
+    std::stable_sort(r.hits.begin(), r.hits.end(), [](const ScanHit& a, const ScanHit& b) {
+        if (rank(a) != rank(b))
+            return rank(a) < rank(b);
+        if (!a.risky)
+            return false;
+        return std::tie(a.ref.port, a.ref.host) < std::tie(b.ref.port, b.ref.host);
+    });
     r.exit_code = r.interrupted ? exit_code::interrupted : risky_exit ? 1 : 0;
 }
 
 std::string scan_summary(const ScanResult& r) {
-    std::size_t risky = 0, harmless = 0;
+    // Every hit is counted once: risky, or else by its kind (clients and
+    // config values that cost nothing risky, server binds, harmless), so
+    // the numbers add up to the total.
+    std::size_t risky = 0;
     std::map<std::string_view, std::size_t> by_reason;
     std::array<std::size_t, 4> by_kind{};
     for (const ScanHit& h : r.hits) {
-        risky += h.risky ? 1 : 0;
-        by_kind[static_cast<std::size_t>(h.kind)]++;
-        if (h.kind == HitKind::harmless) {
-            ++harmless;
-            by_reason[h.rule]++;
+        if (h.risky) {
+            ++risky;
+            continue;
         }
+        by_kind[static_cast<std::size_t>(h.kind)]++;
+        if (h.kind == HitKind::harmless)
+            by_reason[h.rule]++;
     }
-    std::string out = fmt::format("{} risky of {} hits in {} files", thousands(risky),
-                                  thousands(r.hits.size()), thousands(r.files_read));
-    out += fmt::format("; {} client, {} config, {} server", by_kind[0], by_kind[1], by_kind[2]);
+    std::string out = fmt::format("{} risky of {} hit{} in {} file{}", thousands(risky),
+                                  thousands(r.hits.size()), r.hits.size() == 1 ? "" : "s",
+                                  thousands(r.files_read), r.files_read == 1 ? "" : "s");
+    std::vector<std::string> fine, rest;
+    if (by_kind[0])
+        fine.push_back(fmt::format("{} client", thousands(by_kind[0])));
+    if (by_kind[1])
+        fine.push_back(fmt::format("{} config", thousands(by_kind[1])));
+    if (!fine.empty())
+        rest.push_back(fmt::format("{} not risky", fmt::join(fine, " and ")));
+    if (by_kind[2])
+        rest.push_back(
+            fmt::format("{} server bind{}", thousands(by_kind[2]), by_kind[2] == 1 ? "" : "s"));
+    if (!rest.empty())
+        out += fmt::format("; {}", fmt::join(rest, ", "));
     std::vector<std::pair<std::size_t, std::string_view>> reasons;
     for (const auto& [rule, n] : by_reason)
         reasons.emplace_back(n, rule);
     std::sort(reasons.begin(), reasons.end(), [](auto& a, auto& b) { return a.first > b.first; });
-    out += fmt::format("; {} harmless", thousands(harmless));
+    out += fmt::format("; {} harmless", thousands(by_kind[3]));
     for (std::size_t i = 0; i < reasons.size(); ++i)
         out += fmt::format("{} {} {}", i == 0 ? ":" : ",", thousands(reasons[i].first),
                            reasons[i].second);

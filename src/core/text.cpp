@@ -47,6 +47,24 @@ void append_padded(std::string& out, std::string_view cell, std::size_t width) {
         out.append(width - used, ' ');
 }
 
+namespace {
+
+bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
+
+/// A duration's unit as format_duration writes it, with the punctuation a
+/// sentence puts after it: "s", "ms,", "us)", "min.".
+bool is_unit(std::string_view word) noexcept {
+    while (!word.empty() && (word.back() == ',' || word.back() == '.' || word.back() == ')' ||
+                             word.back() == ';' || word.back() == ':'))
+        word.remove_suffix(1);
+    return word == "s" || word == "ms" || word == "\xC2\xB5s" || word == "us" || word == "min" ||
+           word == "h";
+}
+
+} // namespace
+
 void wrap_into(std::string& out, std::string_view first, std::string_view untrusted_text,
                std::size_t indent, std::size_t width) {
     // Every sentence of the text reports passes here: the safety net for an
@@ -60,6 +78,14 @@ void wrap_into(std::string& out, std::string_view first, std::string_view untrus
         auto end = text.find(' ', pos);
         if (end == std::string_view::npos)
             end = text.size();
+        // "1.00 s" stays on one line: a number and its unit are one word.
+        if (end < text.size() && end > pos && is_digit(text[end - 1])) {
+            auto next = text.find(' ', end + 1);
+            if (next == std::string_view::npos)
+                next = text.size();
+            if (is_unit(text.substr(end + 1, next - end - 1)))
+                end = next;
+        }
         const auto word = text.substr(pos, end - pos);
         if (has_word && visible + 1 + word.size() > width) {
             out += line;

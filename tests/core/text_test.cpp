@@ -8,14 +8,14 @@ using namespace loopcheck;
 TEST_CASE("a cell takes a column per character, not per byte", "[text]") {
     CHECK(columns("") == 0);
     CHECK(columns("127.0.0.1:11434") == 15);
-    CHECK(columns("\xe2\x89\xa5 2 s") == 5);              // "≥ 2 s": 3 bytes, 1 column
-    CHECK(columns("caf\xc3\xa9") == 4);                   // "café"
-    CHECK(columns("\xf0\x9f\x90\x8d") == 1);              // one 4-byte character
+    CHECK(columns("\xe2\x89\xa5 2 s") == 5); // "≥ 2 s": 3 bytes, 1 column
+    CHECK(columns("caf\xc3\xa9") == 4);      // "café"
+    CHECK(columns("\xf0\x9f\x90\x8d") == 1); // one 4-byte character
 }
 
 TEST_CASE("padding a cell matches fmt's left alignment", "[text]") {
-    for (const std::string_view cell : {"", "x", "refused", "2.03 s via 127.0.0.1:11434",
-                                        "caf\xc3\xa9", "\xe2\x89\xa5 2 s"}) {
+    for (const std::string_view cell :
+         {"", "x", "refused", "2.03 s via 127.0.0.1:11434", "caf\xc3\xa9", "\xe2\x89\xa5 2 s"}) {
         for (const std::size_t width : {0U, 1U, 4U, 7U, 30U}) {
             INFO(cell << " / " << width);
             std::string out = "> ";
@@ -72,4 +72,18 @@ TEST_CASE("trim_blanks: spaces and tabs at either end, nothing else", "[text]") 
     CHECK(trim_blanks("") == "");
     CHECK(trim_blanks(" \t ") == "");
     CHECK(trim_blanks("\nx\n") == "\nx\n"); // line ends are the caller's
+}
+
+TEST_CASE("wrap_into keeps a number and its unit on one line", "[text]") {
+    std::string out;
+    // "1.00" ends the first line's room: its "s" goes down with it.
+    wrap_into(out, "", "no answer within 1.00 s: timed out", 0, 22);
+    CHECK(out == "no answer within\n1.00 s: timed out\n");
+    out.clear();
+    wrap_into(out, "", "took 12 ms, then 250 \xC2\xB5s.", 0, 12);
+    CHECK(out == "took 12 ms,\nthen\n250 \xC2\xB5s.\n");
+    out.clear();
+    // Only units: "3 apples" may part.
+    wrap_into(out, "", "take 3 apples", 0, 7);
+    CHECK(out == "take 3\napples\n");
 }

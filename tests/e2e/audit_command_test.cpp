@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
+#include <fmt/format.h>
 #include <string>
 
 #ifndef _WIN32
@@ -136,8 +137,9 @@ TEST_CASE("audit: single-stack IPv4 is a warning where localhost tries ::1 first
     CHECK_FALSE(flag(flags, audit_flag::localhost_unreached));
     REQUIRE(flag(flags, audit_flag::single_stack));
     CHECK(flag(flags, audit_flag::single_stack)->severity == Severity::warning);
-    CHECK(contains(flag(flags, audit_flag::single_stack)->message,
-                   "ollama (pid 9) listens on 127.0.0.1:11434: IPv4 only."));
+    // Who listens where is the table's row: the message is the situation,
+    // so ports in the same one share a paragraph.
+    CHECK(flag(flags, audit_flag::single_stack)->message.starts_with("Listens on IPv4 only."));
 
     auto here = localhost_report(11434, {{make_ipv4(127, 0, 0, 1), Outcome::accepted}});
     auto quiet = audit_flags(p, here);
@@ -172,7 +174,8 @@ TEST_CASE("audit and check agree on what an IPv4-only port costs on Windows", "[
     const auto flags = audit_flags(p, t);
     REQUIRE(flag(flags, audit_flag::single_stack));
     CHECK(contains(flag(flags, audit_flag::single_stack)->message,
-                   format_duration(python->windows->time) + " per connection on Windows"));
+                   fmt::format("about {:.1f} s per connection on Windows",
+                               std::chrono::duration<double>(python->windows->time).count())));
 }
 
 TEST_CASE("audit: dual-stack and two-socket ports are not single-stack", "[audit]") {

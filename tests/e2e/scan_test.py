@@ -95,17 +95,40 @@ def ipv4_only_run(root):
         check(hs and all(h["kind"] == "harmless" and not h["risky"] for h in hs),
               f"{rel}: harmless")
     ts = by.get(f"{root}/web/main.ts", [])
-    check(len(ts) == 1 and ts[0]["client"] == "node" and not ts[0]["risky"], "Node fetch: not risky")
+    check(len(ts) == 1 and ts[0]["client"] == "node" and ts[0]["risky"]
+          and ts[0]["cost_windows"].startswith("fails on Node.js 17 to 19: it never reaches 127.0.0.1"),
+          "Node fetch: risky, Node.js 17 to 19 fail (they try ::1 only)")
     check(not any("node_modules" in p for p in by), "node_modules is not walked")
     env = by.get(f"{root}/.env", [])
     check(len(env) == 1 and env[0]["kind"] == "config" and env[0]["risky"], ".env: risky config")
     code, text, _ = scan(root)
     check(code == 1 and "RISKY" in text and "127.0.0.1" in text, "text: the risky hits shown")
     check(len(text.splitlines()) < 60, "text fits one screen")
+    check("web/main.ts" in text and "fails on Node.js 17 to 19" in " ".join(text.split()),
+          "text: the Node hit is shown by default, in plain words")
+    risky = sum(h["risky"] for h in doc["hits"])
+    fine_client = sum(h["kind"] == "client" and not h["risky"] for h in doc["hits"])
+    fine_config = sum(h["kind"] == "config" and not h["risky"] for h in doc["hits"])
+    servers = sum(h["kind"] == "server" for h in doc["hits"])
+    harmless = sum(h["kind"] == "harmless" for h in doc["hits"])
+    check(risky + fine_client + fine_config + servers + harmless == len(doc["hits"]) and
+          doc["summary"].startswith(f"{risky} risky of {len(doc['hits'])} hits") and
+          f"; {harmless} harmless" in doc["summary"] and
+          (servers == 0 or f"{servers} server bind" in doc["summary"]),
+          f"the summary counts every hit once ({doc['summary']})")
+    # One fix per URL: the risky client and config hits of localhost:PORT
+    # (ranked together) share one fix line, after the last of them.
+    lead = f"connect to 127.0.0.1:{port} (where the server listens)"
+    flat = " ".join(text.split())
+    check(flat.count(lead) == 1 and f"fix for the {risky} hits above: {lead}" in flat,
+          f"text: the fix once per group of hits ({flat.count(lead)} times)")
     code, md, _ = scan("--markdown", root)
     check(code == 1 and md.startswith("## loopcheck scan") and "**risky**" in md, "Markdown")
-    code, _, _ = scan("--no-probe", root)
+    code, text, _ = scan("--no-probe", root)
     check(code == 1, "--no-probe: Ollama-style inference from the tree's uvicorn bind")
+    listens = [l for l in text.splitlines() if "listens:" in l]
+    check(listens and all(l.count("inferred") + l.count("not listening") <= 2 for l in listens),
+          "--no-probe: 'inferred' said once per listens line")
     v4.close()
     return port
 
@@ -214,6 +237,30 @@ def hostile_markdown(tmp):
           "cmark-gfm renders no image, link or raw HTML from a file name")
 
 
+def usual_server_text(tmp):
+    """Nothing probed, the port's usual server (Ollama on 11434) inferred:
+    the text says "inferred" once, and Ollama's fix (which already says to
+    point the client at 127.0.0.1:11434) names the address once, once for
+    the three hits of that URL; the axios and ollama-js hits are risky."""
+    root = pathlib.Path(tmp) / "usual"
+    write(root, "a.py", "import requests\nrequests.post('http://localhost:11434/api/chat')\n")
+    write(root, "c.js", "const axios = require('axios');\n"
+          "axios.post('http://localhost:11434/api/chat', {});\n")
+    write(root, "d.ts", "import { Ollama } from 'ollama';\n"
+          "const o = new Ollama({ host: 'http://localhost:11434' });\n")
+    p = subprocess.run([exe, "scan", "--no-probe", str(root)], capture_output=True, text=True,
+                       timeout=60, env={**os.environ, "COLUMNS": "80"})
+    flat = " ".join(p.stdout.split())
+    check(p.returncode == 1 and flat.startswith("3 risky of 3 hits in 3 files; 0 harmless"),
+          f"usual server: the Node hits are risky too ({flat[:60]})")
+    check(flat.count("[inferred]") == 3 and "(inferred:" not in flat,
+          "usual server: 'inferred' once per hit")
+    check(flat.count("fix") == 1 and
+          "fix for the 3 hits above: Point the client at 127.0.0.1:11434 (ollama" in flat and
+          flat.count("127.0.0.1:11434") == 2,
+          "usual server: one fix, the address said once in it (and in OLLAMA_HOST)")
+
+
 def client_rows_run(tmp):
     """Each library on its own client-table row (issues 25, 23), against a
     real listener on 127.0.0.1 only: the cost on Windows is that row's, and
@@ -286,6 +333,7 @@ with tempfile.TemporaryDirectory() as tmp:
     git_listing(tmp)
     untrusted_text(tmp)
     hostile_markdown(tmp)
+    usual_server_text(tmp)
     client_rows_run(tmp)
 interrupted()
 

@@ -558,6 +558,20 @@ Report slow_refusal_report() {
     return r;
 }
 
+/// `loopcheck -t 1s localhost:9` where the first RSTs are lost: no
+/// address answers within the second. Its findings and the fold's lists
+/// of names take more than a screen, so each cost gets two lines.
+Report timed_out_report() {
+    auto r = linux_base("loopcheck -t 1s localhost:9");
+    r.timeout = 1s;
+    auto v6 = linux_sample(Outcome::timeout, 1s);
+    v6.syn_retransmissions = 1;
+    v6.native_name = "ETIMEDOUT";
+    r.targets.push_back(linux_localhost(9, v6, v6));
+    finish(r);
+    return r;
+}
+
 /// `loopcheck -n 5 localhost:9`: the slow refusals of slow_refusal_report,
 /// five rounds each: ::1 with one slow outlier, 127.0.0.1 spread evenly.
 Report slow_refusal_rounds_report() {
@@ -663,6 +677,24 @@ TEST_CASE("a single-target report is one 80x24 screen, the self-check 15 lines",
     const auto self = render_text(self_check_report(), {false, 80});
     INFO(self);
     CHECK(lines_of(self).size() <= 15);
+}
+
+TEST_CASE("over a screen, the fold gives each cost two lines and says how many more", "[report]") {
+    // Without the budget the timed-out report takes 30 lines at 80 columns.
+    const auto text = render_text(timed_out_report(), {false, 80});
+    INFO(text);
+    check_golden("screen80_timed_out.txt", text);
+    CHECK(lines_of(text).size() < 30);
+    CHECK(text.find(" more (-v)") != std::string::npos);
+    // -v lists every row: nothing to cut.
+    TextStyle verbose{false, 80};
+    verbose.verbose = true;
+    const auto full = render_text(timed_out_report(), verbose);
+    CHECK(full.find(" more (-v)") == std::string::npos);
+    // A report that fits keeps every name in its fold.
+    const auto fits = render_text(healthy_report(), {false, 80});
+    CHECK(lines_of(fits).size() <= 24);
+    CHECK(fits.find(" more (-v)") == std::string::npos);
 }
 
 TEST_CASE("no line is wider than the width it was given", "[report]") {

@@ -127,7 +127,8 @@ void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
     }
 }
 
-void target_section(Writer& w, const Report& r, const TargetReport& t, std::size_t& hidden) {
+void target_section(Writer& w, const Report& r, const TargetReport& t, std::size_t& hidden,
+                    std::size_t fold_lines) {
     w.blank();
     const auto& tg = t.target;
     // One target: the verdict named it.
@@ -154,7 +155,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t, std::size
         listener_lines(w, t);
     }
     findings_lines(w, t, hidden);
-    clients_lines(w, t);
+    clients_lines(w, t, fold_lines);
     if (!t.emulations.empty()) {
         if (w.verbose()) {
             w.line();
@@ -228,9 +229,8 @@ void summary_line(Writer& w, const Report& r) {
     w.wrapped("", line, 2);
 }
 
-} // namespace
-
-std::string render_text(const Report& r, const TextStyle& style) {
+/// The report, the fold's costs `fold_lines` lines each at most (0: all).
+std::string render_with(const Report& r, const TextStyle& style, std::size_t fold_lines) {
     Writer w(style);
     for (const auto& t : r.targets)
         verdict_lines(w, t.diagnosis);
@@ -252,7 +252,7 @@ std::string render_text(const Report& r, const TextStyle& style) {
     const bool one_line_each = r.targets.size() > text_full_reports_up_to;
     if (style.verbose || (!r.self_check && !one_line_each)) {
         for (const auto& t : r.targets)
-            target_section(w, r, t, hidden);
+            target_section(w, r, t, hidden, fold_lines);
     } else if (one_line_each) {
         w.line();
         summary_line(w, r);
@@ -279,6 +279,23 @@ std::string render_text(const Report& r, const TextStyle& style) {
         facts += "; each probe: -v";
     w.wrapped("", facts, 2);
     return w.take();
+}
+
+} // namespace
+
+std::string render_text(const Report& r, const TextStyle& style) {
+    // One target on one 80x24 screen: when every client's name would not
+    // fit, each cost of the fold gets two lines and "and N more (-v)".
+    // Still too long: one line each.
+    constexpr std::size_t screen_rows = 24;
+    auto rows = [](const std::string& t) {
+        return static_cast<std::size_t>(std::count(t.begin(), t.end(), '\n'));
+    };
+    auto text = render_with(r, style, 0);
+    for (const std::size_t fold_lines : {2, 1})
+        if (!style.verbose && r.targets.size() == 1 && rows(text) > screen_rows)
+            text = render_with(r, style, fold_lines);
+    return text;
 }
 
 } // namespace loopcheck

@@ -55,11 +55,50 @@ void client_table(Writer& w, const TargetReport& t) {
     }
 }
 
+/// How many lines `text` takes wrapped at the writer's width.
+std::size_t wrapped_lines(const Writer& w, std::string_view first, std::string_view text,
+                          std::size_t indent) {
+    std::string out;
+    wrap_into(out, first, text, indent, w.width());
+    return static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n'));
+}
+
 /// The rows folded by outcome (core/client_fold): a line or two per cost,
 /// "2.03 s: Python requests / urllib / socket.create_connection, wget".
-void client_fold(Writer& w, const TargetReport& t, FoldOn on) {
-    for (const auto& g : fold_clients(t.diagnosis.clients, on))
-        w.wrapped("    ", fmt::format("{}: {}", group_time(g), group_names(g)), 6);
+/// With `most_lines`, each cost takes that many lines at most, then "and 4
+/// more (-v)": the one screen's budget when the whole list would not fit.
+void client_fold(Writer& w, const TargetReport& t, FoldOn on, std::size_t most_lines) {
+    for (const auto& g : fold_clients(t.diagnosis.clients, on)) {
+        auto text = fmt::format("{}: {}", group_time(g), group_names(g));
+        for (std::size_t keep = g.names.size() - 1;
+             most_lines > 0 && keep > 0 && wrapped_lines(w, "    ", text, 6) > most_lines; --keep) {
+            ClientGroup shown = g;
+            shown.names.resize(keep);
+            text = fmt::format("{}: {} and {} more (-v)", group_time(g), group_names(shown),
+                               g.names.size() - keep);
+        }
+        w.wrapped("    ", text, 6);
+    }
+}
+
+/// Whether a finding the one screen shows already gives what every client
+/// pays here: the healthy finding (the accept's time) or server-down (the
+/// time a client spends to find nothing accepts).
+bool timed_by_a_finding(const Diagnosis& d) {
+    return std::any_of(d.findings.begin(), d.findings.end(), [](const Finding& f) {
+        return f.id == finding_id::healthy || f.id == finding_id::server_down;
+    });
+}
+
+/// Whether every client pays on Windows what it pays here (no address was
+/// refused, so the projection changed nothing): the fold above says it.
+bool windows_as_here(const Diagnosis& d) {
+    return std::all_of(d.clients.begin(), d.clients.end(), [](const ClientImpact& c) {
+        return !c.windows ||
+               (c.windows->connected == c.prediction.connected &&
+                c.windows->lower_bound == c.prediction.lower_bound &&
+                std::chrono::abs(c.windows->time - c.prediction.time) < Micros{1'000});
+    });
 }
 
 /// " [2.03 s..2.04 s]": the spread of the rounds, when several ran.
@@ -133,7 +172,7 @@ void emulation_table(Writer& w, const TargetReport& t) {
                   2);
 }
 
-void clients_lines(Writer& w, const TargetReport& t) {
+void clients_lines(Writer& w, const TargetReport& t, std::size_t fold_lines) {
     const auto& d = t.diagnosis;
     if (d.clients.empty())
         return;
@@ -157,22 +196,25 @@ void clients_lines(Writer& w, const TargetReport& t) {
     const bool windows = std::any_of(d.clients.begin(), d.clients.end(),
                                      [](const auto& c) { return c.windows.has_value(); });
     if (d.clients_agree) {
+        // Said already by the healthy finding ("... accepts in T") or the
+        // server-down one ("pays T per connection attempt"): each once.
         const auto& p = d.clients.front().prediction;
-        w.wrapped("  ",
-                  p.connected ? fmt::format("Every client model connects in about {} here.",
-                                            format_duration(p.time))
-                              : fmt::format("Every client model fails after about {} here.",
-                                            format_duration(p.time)),
-                  2);
+        if (!timed_by_a_finding(d))
+            w.wrapped("  ",
+                      p.connected ? fmt::format("Every client model connects in about {} here.",
+                                                format_duration(p.time))
+                                  : fmt::format("Every client model fails after about {} here.",
+                                                format_duration(p.time)),
+                      2);
     } else {
         w.line("  What clients pay to connect (modelled; -v: each client)");
-        client_fold(w, t, FoldOn::here);
+        client_fold(w, t, FoldOn::here, fold_lines);
     }
     // Off Windows, the projection in a line or two: while others connect,
     // every client that fails there whatever its time (not only those that
     // fail alike: "these fail" must not read as "only these"); then the
     // costliest that connect (or, when none does, the costliest failures).
-    if (windows && !d.clients_agree_on_windows) {
+    if (windows && !d.clients_agree_on_windows && !windows_as_here(d)) {
         const auto groups = fold_clients(d.clients, FoldOn::windows);
         const auto connects =
             std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });

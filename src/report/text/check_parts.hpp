@@ -19,8 +19,9 @@ void listener_lines(Writer& w, const TargetReport& t);
 /// What the listener table could not show, or why there is none.
 void listener_table_line(Writer& w, const ListenerTableStatus& s);
 
-/// What the clients pay: folded by outcome, every row with -v.
-void clients_lines(Writer& w, const TargetReport& t);
+/// What the clients pay: folded by outcome, each cost in `fold_lines`
+/// lines at most (0: every name), every row with -v.
+void clients_lines(Writer& w, const TargetReport& t, std::size_t fold_lines);
 /// --emulate's measured clients beside the model.
 void emulation_table(Writer& w, const TargetReport& t);
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <vector>
 
 namespace loopcheck {
 
@@ -46,8 +47,6 @@ void text_details(std::string& out, const ScanHit& h, const TextStyle& style) {
                fmt::format("here: {}; on Windows: {}",
                            h.cost_here.empty() ? "not probed" : h.cost_here, h.cost_windows),
                style);
-    if (!h.fix.empty())
-        detail(out, fmt::format("fix: {}", h.fix), style);
 }
 
 void text_hit(std::string& out, const ScanHit& h, const TextStyle& style, bool details) {
@@ -74,6 +73,7 @@ std::string render_text(const ScanResult& r, const TextStyle& style, bool verbos
     if (!r.probe_note.empty())
         wrap_into(out, "", r.probe_note, 2, width);
     std::size_t risky = 0, servers = 0, rest = 0;
+    std::vector<const ScanHit*> shown;
     for (const ScanHit& h : r.hits) {
         const bool show = verbose || (h.risky && risky < default_risky_shown) ||
                           (h.kind == HitKind::server && servers < default_servers_shown);
@@ -81,15 +81,34 @@ std::string render_text(const ScanResult& r, const TextStyle& style, bool verbos
             ++rest;
             continue;
         }
-        if (risky + servers == 0 && !verbose)
-            out += "\n";
         risky += h.risky ? 1 : 0;
         servers += h.kind == HitKind::server && !h.risky ? 1 : 0;
-        text_hit(out, h, style,
-                 h.risky || h.kind == HitKind::server || (verbose && h.kind != HitKind::harmless));
+        shown.push_back(&h);
+    }
+    if (!shown.empty() && !verbose)
+        out += "\n";
+    // Hits of one URL share one fix (conclude_scan ranks them together):
+    // said once, after the last of them.
+    std::size_t same_fix = 0;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const ScanHit& h = *shown[i];
+        const bool details =
+            h.risky || h.kind == HitKind::server || (verbose && h.kind != HitKind::harmless);
+        text_hit(out, h, style, details);
+        if (!details || h.fix.empty())
+            continue;
+        ++same_fix;
+        if (i + 1 < shown.size() && shown[i + 1]->fix == h.fix)
+            continue;
+        detail(out,
+               same_fix == 1 ? fmt::format("fix: {}", h.fix)
+                             : fmt::format("fix for the {} hits above: {}", same_fix, h.fix),
+               style);
+        same_fix = 0;
     }
     if (rest > 0)
-        out += fmt::format("\n{} more hits not shown (-v shows every hit)\n", rest);
+        out += fmt::format("\n{} more hit{} not shown (-v shows every hit)\n", rest,
+                           rest == 1 ? "" : "s");
     out += '\n';
     wrap_into(out, "", skips_line(r), 2, width);
     if (verbose)
