@@ -69,14 +69,53 @@ std::string run_name(std::span<const ClientImpact> rows, std::span<const std::si
     return fmt::format("{} ({} versions)", base, run.size());
 }
 
+/// The group's names from its members (rows indexes, any order): runs of
+/// consecutive rows of one id are one name, in table order.
+void name_members(std::span<const ClientImpact> rows, std::vector<std::size_t>& m, ClientGroup& g) {
+    std::sort(m.begin(), m.end()); // table order
+    g.rows = m.size();
+    for (std::size_t s = 0; s < m.size();) {
+        std::size_t e = s + 1;
+        while (e < m.size() && m[e] == m[e - 1] + 1 && rows[m[e]].id == rows[m[s]].id)
+            ++e;
+        const auto& id = rows[m[s]].id;
+        const bool starts_id = m[s] == 0 || rows[m[s] - 1].id != id;
+        const bool ends_id = m[e - 1] + 1 == rows.size() || rows[m[e - 1] + 1].id != id;
+        g.names.push_back(
+            run_name(rows, std::span<const std::size_t>(m).subspan(s, e - s), starts_id, ends_id));
+        s = e;
+    }
+}
+
+const ConnectPrediction* pick(const ClientImpact& c, FoldOn on) {
+    if (on == FoldOn::here)
+        return &c.prediction;
+    return c.windows ? &*c.windows : nullptr;
+}
+
 } // namespace
 
+std::optional<ClientGroup> failing_clients(std::span<const ClientImpact> rows, FoldOn on) {
+    std::vector<std::size_t> m;
+    ClientGroup g;
+    g.lower_bound = true;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto* p = pick(rows[i], on);
+        if (!p || p->connected)
+            continue;
+        g.fastest = m.empty() ? p->time : std::min(g.fastest, p->time);
+        g.slowest = std::max(g.slowest, p->time);
+        g.lower_bound = g.lower_bound && p->lower_bound; // ">=" only when every time is one
+        m.push_back(i);
+    }
+    if (m.empty())
+        return std::nullopt;
+    name_members(rows, m, g);
+    return g;
+}
+
 std::vector<ClientGroup> fold_clients(std::span<const ClientImpact> rows, FoldOn on) {
-    auto pick = [on](const ClientImpact& c) -> const ConnectPrediction* {
-        if (on == FoldOn::here)
-            return &c.prediction;
-        return c.windows ? &*c.windows : nullptr;
-    };
+    auto pick = [on](const ClientImpact& c) { return loopcheck::pick(c, on); };
     // Rows by outcome, then time: a group is a run of this order.
     std::vector<std::size_t> order;
     order.reserve(rows.size());
@@ -103,23 +142,8 @@ std::vector<ClientGroup> fold_clients(std::span<const ClientImpact> rows, FoldOn
         groups.back().slowest = p.time;
         members.back().push_back(i);
     }
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        auto& m = members[g];
-        std::sort(m.begin(), m.end()); // table order
-        groups[g].rows = m.size();
-        // Runs of consecutive rows of one id are one name.
-        for (std::size_t s = 0; s < m.size();) {
-            std::size_t e = s + 1;
-            while (e < m.size() && m[e] == m[e - 1] + 1 && rows[m[e]].id == rows[m[s]].id)
-                ++e;
-            const auto& id = rows[m[s]].id;
-            const bool starts_id = m[s] == 0 || rows[m[s] - 1].id != id;
-            const bool ends_id = m[e - 1] + 1 == rows.size() || rows[m[e - 1] + 1].id != id;
-            groups[g].names.push_back(run_name(
-                rows, std::span<const std::size_t>(m).subspan(s, e - s), starts_id, ends_id));
-            s = e;
-        }
-    }
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        name_members(rows, members[g], groups[g]);
     // Slowest first among those that connect: the cost a reader looks for.
     std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
         if (a.connected != b.connected)

@@ -238,11 +238,10 @@ std::vector<Observation> as_on_windows(std::span<const Observation> obs, const C
             s.outcome = Outcome::refused;
         if (s.outcome != Outcome::refused)
             continue;
-        // Without retries: the no-retry probe's cost, or this machine's
-        // own refusal when that was no slower than a Windows one would be.
-        const Micros fast = s.fast_latency && s.fast_outcome == Outcome::refused
-                                ? std::min(s.fast_latency->median, windows_fast_refusal)
-                                : std::min(s.latency.median, windows_fast_refusal);
+        // Without retries: Windows' own figure, not this machine's refusal
+        // (0.067 ms on Linux's ::1, 1 ms or more in a slow lab): what a
+        // refusal costs here says nothing about Windows.
+        const Micros fast = windows_fast_refusal;
         s.fast_outcome = Outcome::refused;
         s.fast_latency = s.latency;
         for (Micros* m : {&s.fast_latency->min, &s.fast_latency->median, &s.fast_latency->max,

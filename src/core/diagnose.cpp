@@ -251,6 +251,18 @@ void Diagnoser::timeouts() {
                 listener_words::full_queue(o, *l, in_.timeout), o.address);
             continue;
         }
+        // The table says nothing listens on the port: no queue can be full,
+        // and the port would refuse, so the reset is what went missing (or
+        // a slow refusal outlasted --timeout: the next finding says so).
+        if (in_.listeners && port_listeners_.empty()) {
+            add(finding_id::no_answer, Severity::warning,
+                fmt::format("{} did not answer within {} and nothing listens on port {} here: "
+                            "no reset came back, so a firewall drops the SYN or its reset.",
+                            endpoint_string(o.address), format_duration(in_.timeout),
+                            o.address.port),
+                o.address);
+            continue;
+        }
         add(finding_id::no_answer, Severity::warning,
             fmt::format("{} did not answer within {}: no reset came back, so a firewall drops "
                         "the SYN or the listener's queue is full; this is not a refusal.",

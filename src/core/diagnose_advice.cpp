@@ -4,6 +4,7 @@
 #include "core/diagnose_listeners.hpp"
 #include "core/diagnoser.hpp"
 #include "core/verdict.hpp"
+#include "loopcheck/core/clients.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/servers.hpp"
 
@@ -70,6 +71,62 @@ void Diagnoser::client_fixes() {
         d_.fixes.push_back("curl: add -6 (--ipv6).");
 }
 
+void Diagnoser::both_families_fix(const Listener* server, const Address& winner) {
+    // A recognised server gets its own setting (docs/servers.md).
+    std::string own =
+        server && server->server ? server_own_fix(*server->server, winner.port) : std::string();
+    if (!own.empty())
+        d_.server_fix = d_.fixes.size();
+    d_.fixes.push_back(!own.empty() ? std::move(own)
+                                    : fmt::format("Or make {} listen on both ::1 and "
+                                                  "127.0.0.1, or on [::] with IPV6_V6ONLY "
+                                                  "off, so every address of the name accepts.",
+                                                  server_name(server)));
+}
+
+void Diagnoser::windows_fixes() {
+    // Off Windows, this machine may be fine while the same set-up costs a
+    // Windows user 2 s per connection, or fails: Windows answers localhost
+    // itself, ::1 first, and retries a refused SYN. The client settings
+    // below cover the clients that pay here; for the others the address
+    // that accepts (and a server on both families) is the fix.
+    if (!first_accept_ || !name_target() || os_ == Os::windows || in_.expect_refused ||
+        in_.own_listener)
+        return;
+    const bool address_fix_given = *first_accept_ > 0 && penalty_ > in_.threshold;
+    const bool pays_on_windows_only =
+        std::any_of(d_.clients.begin(), d_.clients.end(), [&](const ClientImpact& c) {
+            return c.windows && !client_pays(c) &&
+                   (!c.windows->connected || c.windows->time > in_.threshold);
+        });
+    const auto& winner = obs_[*first_accept_].address;
+    const bool pays_here = std::any_of(d_.clients.begin(), d_.clients.end(),
+                                       [&](const ClientImpact& c) { return client_pays(c); });
+    // A server on ::1 alone: client_fixes() tells the clients that fail
+    // here to connect to it already.
+    if (address_fix_given || !pays_on_windows_only || (winner.family == Family::ipv6 && pays_here))
+        return;
+    const Listener* server = listener_at(winner);
+    d_.rewritten = rewrite_host(*in_.target, winner);
+    const std::string why =
+        winner.family == Family::ipv4 && windows_answers_itself(in_.target->host)
+            ? "Windows tries IPv6 first for localhost and waits about 2 s for its refusal"
+            : "Windows waits about 2 s for each refused address";
+    // The address that accepts serves the clients that pay here as well.
+    const std::string who =
+        fmt::format("For Windows users ({}){}", why,
+                    pays_here ? ", and the clients that fail or wait here" : "");
+    d_.fixes.push_back(
+        server
+            ? fmt::format("{}: connect to {} instead of {}; {} listens on {}.", who, *d_.rewritten,
+                          in_.target->input, owner_string(*server), bound_string(*server))
+            : fmt::format("{}: connect to {} instead of {}, the address that accepts.", who,
+                          *d_.rewritten, in_.target->input));
+    // With IPv6 off here no server can listen on ::1 (the ipv6-off finding).
+    if (std::none_of(obs_.begin(), obs_.end(), ipv6_off_at))
+        both_families_fix(server, winner);
+}
+
 void Diagnoser::fallback_fixes() {
     const bool slow_fallback = first_accept_ && *first_accept_ > 0 && penalty_ > in_.threshold;
     if (slow_fallback && name_target()) {
@@ -81,16 +138,7 @@ void Diagnoser::fallback_fixes() {
                                  in_.target->input, owner_string(*server), bound_string(*server))
                    : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
                                  *d_.rewritten, in_.target->input));
-        // A recognised server gets its own setting (docs/servers.md).
-        std::string own =
-            server && server->server ? server_own_fix(*server->server, winner.port) : std::string();
-        if (!own.empty())
-            d_.server_fix = d_.fixes.size();
-        d_.fixes.push_back(!own.empty() ? std::move(own)
-                                        : fmt::format("Or make {} listen on both ::1 and "
-                                                      "127.0.0.1, or on [::] with IPV6_V6ONLY "
-                                                      "off, so every address of the name accepts.",
-                                                      server_name(server)));
+        both_families_fix(server, winner);
         if (winner.family == Family::ipv6) {
             d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
                                "and nothing accepts there.");
@@ -149,6 +197,7 @@ void Diagnoser::fixes() {
                 : "A test that uses a closed port as \"a server that is down\" pays the slow "
                   "refusal on every call: give that connect a short timeout (0.5 s).");
     }
+    windows_fixes();
     client_fixes();
 }
 

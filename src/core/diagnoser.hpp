@@ -83,6 +83,12 @@ private:
     /// the wait (connect there, make the server listen on both, or a client
     /// that does not wait).
     void fallback_fixes();
+    /// Off Windows, when clients that pay nothing here fail or wait past
+    /// the threshold on Windows: the address that accepts, for Windows users.
+    void windows_fixes();
+    /// The server's own both-families setting when recognised, else "listen
+    /// on both"; sets server_fix for the first.
+    void both_families_fix(const Listener* server, const Address& winner);
     void fixes();
     /// The listener a connect to `a` lands on, when the table is known.
     const Listener* listener_at(const Address& a) const {

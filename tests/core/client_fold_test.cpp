@@ -4,6 +4,7 @@
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -117,4 +118,38 @@ TEST_CASE("the Windows fold leaves out rows without a Windows prediction", "[cli
     REQUIRE(groups.size() == 1);
     CHECK(names(groups[0]) == std::vector<std::string>{"Python"});
     CHECK(fold_clients(std::vector<ClientImpact>{}).empty());
+}
+
+TEST_CASE("every failing row is in the one failing group, whatever its time", "[client_fold]") {
+    // Java on Windows with a server on ::1 only: the rows fail after 1 ms,
+    // 2 s and 4 s, three groups of fold_clients; "these fail" names them all.
+    const std::vector<ClientImpact> rows{
+        row("python", "Python requests", true, 2030ms),
+        row("node", "Node.js < 17", false, 1ms, std::nullopt, "17"),
+        row("node", "Node.js >= 17", true, 1ms, "17"),
+        row("java-socket", "Java java.net.Socket < 16", false, 2s, std::nullopt, "16"),
+        row("java-socket", "Java java.net.Socket >= 16", false, 1ms, "16"),
+        row("java-httpclient", "Java HttpClient 11 to 15", false, 4s, "11", "16"),
+        row("java-httpclient", "Java HttpClient >= 16", false, 2ms, "16"),
+    };
+    const auto groups = fold_clients(rows);
+    CHECK(std::count_if(groups.begin(), groups.end(), [](auto& g) { return !g.connected; }) == 3);
+    CHECK(groups.front().names == std::vector<std::string>{"Java HttpClient 11 to 15"});
+    const auto failing = failing_clients(rows);
+    REQUIRE(failing.has_value());
+    CHECK_FALSE(failing->connected);
+    CHECK(failing->rows == 5);
+    CHECK(failing->names ==
+          std::vector<std::string>{"Node.js < 17", "Java java.net.Socket", "Java HttpClient"});
+    CHECK(group_span(*failing) == "1.00 ms to 4.00 s");
+
+    // Nothing fails: no group.
+    const std::vector<ClientImpact> fine{row("python", "Python requests", true, 2030ms)};
+    CHECK_FALSE(failing_clients(fine).has_value());
+    // The Windows fold: rows without a Windows prediction are left out.
+    auto on_windows = rows;
+    on_windows[3].windows = on_windows[3].prediction;
+    const auto w = failing_clients(on_windows, FoldOn::windows);
+    REQUIRE(w.has_value());
+    CHECK(w->names == std::vector<std::string>{"Java java.net.Socket < 16"});
 }

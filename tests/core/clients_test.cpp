@@ -153,8 +153,8 @@ TEST_CASE("Node.js <= 16 fails fast on Windows only with libuv 1.39 (12.19+, 14.
     const auto here = predict_clients(lin, linux_localhost);
     CHECK(row(here, "node").windows->time == windows_refusal_retries);
     CHECK(row(here, "node", "13.0.0").windows->time == windows_refusal_retries);
-    CHECK(row(here, "node", "12.19.0").windows->time == 50us);
-    CHECK(row(here, "node", "14.9.0").windows->time == 50us);
+    CHECK(row(here, "node", "12.19.0").windows->time == windows_fast_refusal);
+    CHECK(row(here, "node", "14.9.0").windows->time == windows_fast_refusal);
 }
 
 TEST_CASE("curl to localhost:9 on Windows fails after about 2.23 s", "[clients]") {
@@ -240,12 +240,13 @@ TEST_CASE("off Windows, each row also says what Windows would cost", "[clients]"
         REQUIRE(c.windows.has_value());
     CHECK(row(all, "python").prediction.time == 150us);
     CHECK(row(all, "python").windows->time == windows_refusal_retries + 100us);
-    // Clients that turn SYN retries off on loopback pay the refusal as here.
-    CHECK(row(all, "node", "20.0.0").windows->time == 150us);
-    CHECK(row(all, "go", "1.21.0").windows->time == 150us);
+    // Clients that turn SYN retries off on loopback pay Windows' fast
+    // refusal (not this machine's 50 us), then the accept.
+    CHECK(row(all, "node", "20.0.0").windows->time == windows_fast_refusal + 100us);
+    CHECK(row(all, "go", "1.21.0").windows->time == windows_fast_refusal + 100us);
     // Go before 1.21 keeps Windows' retries: its 300 ms fallback wins.
     CHECK(row(all, "go").windows->time == 300ms + 100us);
-    CHECK(row(all, "curl", "8.22.0").windows->time == 150us);
+    CHECK(row(all, "curl", "8.22.0").windows->time == windows_fast_refusal + 100us);
     // Node 17-19 fails on both; Windows does not change that.
     CHECK_FALSE(row(all, "node", "17.0.0").windows->connected);
     CHECK(row(all, "curl", "8.2.1").windows->time == 200ms + 100us);
@@ -262,10 +263,32 @@ TEST_CASE("as_on_windows puts Windows' refusal cost in place of this machine's",
     CHECK(p.assumed.find("this machine's address order") != std::string::npos);
     CHECK(w[0].summary.latency.median == windows_refusal_retries);
     REQUIRE(w[0].summary.fast_latency.has_value());
-    CHECK(w[0].summary.fast_latency->median == 50us);
+    CHECK(w[0].summary.fast_latency->median == windows_fast_refusal);
     CHECK(w[1].summary.latency.median == 100us);
     CHECK_FALSE(w[1].summary.fast_latency.has_value());
     CHECK(w[2].summary.latency.median == 5s);
+}
+
+TEST_CASE("as_on_windows: a refusal without SYN retries costs Windows' figure, not this "
+          "machine's",
+          "[clients]") {
+    // Linux refuses ::1 in 0.067 ms; a slow lab in 3 ms, with its no-retry
+    // twin as slow: neither is what Windows pays.
+    for (const Micros here : {Micros{67}, Micros{3'000}}) {
+        CAPTURE(here.count());
+        auto refused = observe(ipv6_loopback(1), Outcome::refused, here);
+        refused.summary.fast_outcome = Outcome::refused;
+        refused.summary.fast_latency = refused.summary.latency;
+        std::vector<Observation> obs{refused, observe(v4_loopback(1), Outcome::accepted, 90us)};
+        for (const auto& ctx : {ClientContext{"localhost", Os::linux_, {}},
+                                ClientContext{"app.test", Os::macos, {}}}) {
+            const auto w = as_on_windows(obs, ctx);
+            REQUIRE(w.size() == 2);
+            REQUIRE(w[0].summary.fast_latency.has_value());
+            CHECK(w[0].summary.fast_latency->median == windows_fast_refusal);
+            CHECK(w[0].summary.latency.median == windows_refusal_retries);
+        }
+    }
 }
 
 TEST_CASE("curl answers localhost itself", "[clients]") {

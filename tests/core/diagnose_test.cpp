@@ -1,5 +1,6 @@
 #include "loopcheck/core/diagnose.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/servers.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 #include "support/text.hpp"
@@ -149,10 +150,72 @@ TEST_CASE("Linux: a fast refusal then IPv4: PARTIAL for Node.js 17 to 19, the la
     REQUIRE(find(r.d, finding_id::clients_fail));
     CHECK(contains(find(r.d, finding_id::clients_fail)->message, "Node.js 17 to 19"));
     CHECK(find(r.d, finding_id::single_stack_listener));
-    // Cheap for every client but Node.js 17 to 19, which tries ::1 only
-    // and fails: its setting is the one fix.
-    REQUIRE(r.d.fixes.size() == 1);
-    CHECK(contains(r.d.fixes.front(), "--dns-result-order=ipv4first"));
+    // Cheap here for every client but Node.js 17 to 19, which tries ::1
+    // only and fails: its setting is a fix. On Windows, ::1's refusal costs
+    // the clients that try in turn 2 s: the address that accepts comes
+    // first, for Windows users, then the server on both families.
+    REQUIRE(r.d.fixes.size() == 3);
+    CHECK(contains(r.d.fixes[0], "For Windows users"));
+    CHECK(contains(r.d.fixes[0], "connect to 127.0.0.1:8000 instead of localhost:8000"));
+    CHECK(contains(r.d.fixes[0], "and the clients that fail or wait here"));
+    CHECK(contains(r.d.fixes[1], "listen on both ::1 and 127.0.0.1"));
+    CHECK(contains(r.d.fixes[2], "--dns-result-order=ipv4first"));
+    CHECK(r.d.rewritten == "127.0.0.1:8000");
+}
+
+TEST_CASE("this machine fine, Windows 2 s: the address fix, for Windows users", "[diagnose]") {
+    // The stock Linux hosts file (localhost is 127.0.0.1 only), a server on
+    // 127.0.0.1: every client connects here at once; on Windows, which
+    // answers localhost itself with ::1 first, Python requests pays 2 s.
+    auto ollama = listening(make_ipv4(127, 0, 0, 1, 11434), 4242, "ollama");
+    ollama.server = recognise_server("ollama", std::vector<std::string>{"ollama", "serve"});
+    REQUIRE(ollama.server);
+    const std::vector<Observation> v4{
+        observe(make_ipv4(127, 0, 0, 1, 11434), Outcome::accepted, 90us)};
+    // curl's own localhost probes (it answers ::1 itself): ::1 refused.
+    const std::vector<Observation> curl{observe(ipv6_loopback(11434), Outcome::refused, 67us),
+                                        v4.front()};
+    auto with_curl = [&](const std::string& input, const std::vector<Listener>& table, Os os) {
+        Run run{*parse_target(input), v4, {}};
+        DiagnosisInput in;
+        in.target = &run.target;
+        in.addresses = run.obs;
+        in.os = os;
+        in.listeners = std::span<const Listener>(table);
+        in.curl_localhost = curl;
+        run.d = diagnose(in);
+        return run;
+    };
+    const std::vector<Listener> ollama_table{ollama};
+    auto r = with_curl("localhost:11434", ollama_table, Os::linux_);
+    // This machine is fine: the verdict and exit code say so.
+    CHECK(r.d.exit_code == exit_code::healthy);
+    CHECK(r.d.verdict.rfind("OK:", 0) == 0);
+    REQUIRE(r.d.fixes.size() == 2);
+    CHECK(r.d.fixes[0] == "For Windows users (Windows tries IPv6 first for localhost and waits "
+                          "about 2 s for its refusal): connect to 127.0.0.1:11434 instead of "
+                          "localhost:11434; ollama (pid 4242) listens on 127.0.0.1:11434.");
+    // Ollama is recognised: its own setting, shown beside the first fix.
+    REQUIRE(r.d.server_fix == 1u);
+    CHECK(contains(r.d.fixes[1], "OLLAMA_HOST"));
+    CHECK(r.d.rewritten == "127.0.0.1:11434");
+
+    // A URL keeps its path; an unknown server gets "listen on both".
+    const std::vector<Listener> app{listening(make_ipv4(127, 0, 0, 1, 11434), 7, "app")};
+    auto url = with_curl("http://localhost:11434/v1", app, Os::linux_);
+    REQUIRE(url.d.fixes.size() == 2);
+    CHECK(contains(url.d.fixes[0], "connect to http://127.0.0.1:11434/v1 instead of "
+                                   "http://localhost:11434/v1"));
+    CHECK(contains(url.d.fixes[1], "listen on both ::1 and 127.0.0.1"));
+
+    // ::1 first here and a server on both families: Windows pays nothing more.
+    auto both = diagnose_scenario(
+        "localhost:11434", {observe(ipv6_loopback(11434), Outcome::accepted, 80us), v4.front()},
+        Os::linux_);
+    CHECK(both.d.fixes.empty());
+    // On Windows itself the report measures Windows: no projection, no fix.
+    auto windows = with_curl("localhost:11434", ollama_table, Os::windows);
+    CHECK(windows.d.fixes.empty());
 }
 
 TEST_CASE("IPv6-only server: never rewrite to 127.0.0.1", "[diagnose]") {
@@ -200,6 +263,28 @@ TEST_CASE("a timeout is no refusal, and a short --timeout is flagged", "[diagnos
                                     Os::windows, 5s);
     CHECK(find(longer.d, finding_id::no_answer));
     CHECK_FALSE(find(longer.d, finding_id::short_timeout));
+}
+
+TEST_CASE("a timeout where nothing listens names no listener's queue", "[diagnose]") {
+    // A lab that drops the resets, -t 1s: the table says nothing listens.
+    auto r = diagnose_scenario("127.0.0.1:8000",
+                               {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::timeout, 1s)},
+                               Os::linux_, 1s, false, std::vector<Listener>{});
+    auto* no_answer = find(r.d, finding_id::no_answer);
+    REQUIRE(no_answer);
+    CHECK_FALSE(contains(no_answer->message, "queue"));
+    CHECK_FALSE(contains(no_answer->message, "not a refusal")); // the next finding says it may be
+    CHECK(contains(no_answer->message, "nothing listens on port 8000 here"));
+    CHECK(contains(no_answer->message, "a firewall drops the SYN or its reset"));
+    REQUIRE(find(r.d, finding_id::short_timeout));
+    CHECK(contains(find(r.d, finding_id::short_timeout)->message,
+                   "a refusal may be hiding behind these timeouts"));
+
+    // Without a table, the queue stays a possibility.
+    auto unknown = diagnose_scenario("127.0.0.1:8000",
+                                     {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::timeout, 1s)},
+                                     Os::linux_, 1s);
+    CHECK(contains(find(unknown.d, finding_id::no_answer)->message, "queue is full"));
 }
 
 TEST_CASE("a slow accept is slow", "[diagnose]") {
@@ -393,7 +478,7 @@ TEST_CASE("lab, IPv6-only server behind a slow refusal of 127.0.0.1: named a ref
         {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 1020ms, std::nullopt, 1),
          observe(ipv6_loopback(8000), Outcome::accepted, 100us)},
         Os::linux_);
-    CHECK(r.d.exit_code == exit_code::partial);           // the Java rows fail
+    CHECK(r.d.exit_code == exit_code::partial);         // the Java rows fail
     CHECK(contains(r.d.verdict, "per new connection")); // in-order clients pay it
     auto has_fix = [&](const std::string& text) {
         return std::any_of(r.d.fixes.begin(), r.d.fixes.end(),

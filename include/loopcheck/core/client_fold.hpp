@@ -5,6 +5,7 @@
 
 #include "loopcheck/core/clients.hpp"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ enum class FoldOn { here, windows };
 /// The rows grouped by outcome, slowest group first, failures before all.
 /// Rows without a Windows prediction are left out of a FoldOn::windows fold.
 std::vector<ClientGroup> fold_clients(std::span<const ClientImpact> rows, FoldOn on = FoldOn::here);
+
+/// Every row that fails, as one group whatever its times (the fastest
+/// failure to the slowest): a report's "these fail" then names them all,
+/// not only those that fail alike. nullopt when none fails.
+std::optional<ClientGroup> failing_clients(std::span<const ClientImpact> rows,
+                                           FoldOn on = FoldOn::here);
 
 /// One group's time as a report shows it: "2.03 s", "200 to 300 ms",
 /// "fails after 0.700 ms", ">= 5.00 s".

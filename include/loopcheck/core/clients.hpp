@@ -69,8 +69,11 @@ ConnectPrediction predict(const ClientModel& client, std::span<const Observation
 inline constexpr Micros windows_refusal_retries{2'000'000};
 
 /// A refused loopback address on Windows with SYN retries off (libuv,
-/// Go >= 1.21, curl >= 8.22, Java >= 16), where no such probe ran here:
-/// 0.5 to 1.0 ms measured; 1 ms assumed.
+/// Go >= 1.21, curl >= 8.22, Java >= 16): 0.5 to 1.0 ms measured on
+/// Windows 11 by curl's author
+/// (https://daniel.haxx.se/blog/2024/08/14/slow-tcp-connect-on-windows);
+/// 1 ms assumed, the top of that range. The projection off Windows uses it
+/// whatever a refusal cost here (docs/windows.md, "localhost on Windows").
 inline constexpr Micros windows_fast_refusal{1'000};
 
 /// Whether Windows' resolver answers `host` itself, whatever the hosts
@@ -90,8 +93,8 @@ struct WindowsProjection {
 /// here, or from curl's side probe; ::1 unreachable here, IPv6 off, is
 /// taken as refused: Windows always has ::1); for other names this
 /// machine's order. A refused address costs windows_refusal_retries in
-/// place of its cost here, and without SYN retries its no-retry probe's (or
-/// its own) cost, at most windows_fast_refusal. For a report made on Linux or macOS.
+/// place of its cost here, and without SYN retries windows_fast_refusal,
+/// whatever it cost here. For a report made on Linux or macOS.
 std::vector<Observation> as_on_windows(std::span<const Observation> obs, const ClientContext& ctx,
                                        WindowsProjection* projection = nullptr);
 

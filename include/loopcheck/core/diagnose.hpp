@@ -87,7 +87,8 @@ struct Diagnosis {
     /// it beside the first fix.
     std::optional<std::size_t> server_fix;
     /// The input rewritten to the address that accepted, when that avoids
-    /// a fallback (the first fix, as a value scripts can use).
+    /// a fallback, here or on Windows (the first fix, as a value scripts
+    /// can use).
     std::optional<std::string> rewritten;
     int exit_code = 0;
     /// Off Windows: what the rows' "on Windows" predictions assumed.

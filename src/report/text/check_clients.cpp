@@ -210,15 +210,17 @@ void clients_lines(Writer& w, const TargetReport& t, std::size_t fold_lines) {
         w.line("  What clients pay to connect (modelled; -v: each client)");
         client_fold(w, t, FoldOn::here, fold_lines);
     }
-    // Off Windows, the projection in a line or two: the clients that fail
-    // there while others connect, then the costliest that connect (or, when
-    // none does, the first that fail).
+    // Off Windows, the projection in a line or two: while others connect,
+    // every client that fails there whatever its time (not only those that
+    // fail alike: "these fail" must not read as "only these"); then the
+    // costliest that connect (or, when none does, the costliest failures).
     if (windows && !d.clients_agree_on_windows && !windows_as_here(d)) {
         const auto groups = fold_clients(d.clients, FoldOn::windows);
         const auto connects =
             std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });
-        if (connects != groups.end() && !groups.front().connected)
-            windows_line(w, "On Windows these fail after", groups.front());
+        if (const auto failing = failing_clients(d.clients, FoldOn::windows);
+            failing && connects != groups.end())
+            windows_line(w, "On Windows these fail after", *failing);
         const auto& g = connects != groups.end() ? *connects : groups.front();
         windows_line(w,
                      g.connected ? "On Windows the costliest connect in"
