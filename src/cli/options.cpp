@@ -3,6 +3,7 @@
 
 #include "cli/logging.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/target.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/run/stop.hpp"
 
@@ -151,8 +152,11 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
 
 int report_error(int code, const std::string& message) {
     // Messages quote what was typed (CLI11), the OS or the resolver: their
-    // controls are escaped.
-    std::fputs(fmt::format("loopcheck: error: {}\n", escape_controls(one_line(message))).c_str(),
+    // controls are escaped, and a URL's "user:pass@" is written "***@"
+    // whichever option, argument or layer quoted it (docs/usage.md, Targets).
+    std::fputs(fmt::format("loopcheck: error: {}\n",
+                           escape_controls(one_line(redact_credentials(message))))
+                   .c_str(),
                stderr);
     return code;
 }
