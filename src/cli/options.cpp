@@ -5,17 +5,21 @@
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/core/target.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/run/staircase.hpp"
 #include "loopcheck/run/stop.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <string_view>
+#include <system_error>
 
 namespace loopcheck {
 
@@ -112,6 +116,41 @@ void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which)
                  "the full report (every client row and fix); log each step on stderr, -vv every "
                  "socket call");
     app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
+}
+
+std::optional<IntegerBounds> integer_bounds(std::string_view command, std::string_view option) {
+    struct Row {
+        std::string_view command;
+        std::string_view option;
+        IntegerBounds bounds;
+    };
+    static constexpr std::array<Row, 4> rows{{
+        {"", "--count", {1, max_count}},
+        {"", "--max-probes", {1, max_probes_limit}},
+        {"", "--syn-retries", {0, 253}},
+        {"staircase", "--count", {1, max_staircase_count}},
+    }};
+    for (const Row& r : rows)
+        if (r.command == command && r.option == option)
+            return r.bounds;
+    return std::nullopt;
+}
+
+std::optional<std::string> bounds_error(std::string_view command, std::string_view option,
+                                        std::string_view value) {
+    const auto bounds = integer_bounds(command, option);
+    if (!bounds)
+        return std::nullopt;
+    // Digits past what a long long holds are out of bounds all the same.
+    const std::string_view digits = value.starts_with('+') ? value.substr(1) : value;
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    const bool inside = ec == std::errc{} && end == digits.data() + digits.size() &&
+                        v >= bounds->low && v <= bounds->high;
+    if (inside)
+        return std::nullopt;
+    return fmt::format("{} must be from {} to {}, not {}", option, bounds->low, bounds->high,
+                       value);
 }
 
 Result<CommonOptions> validate_common(const CommonArgs& args) {

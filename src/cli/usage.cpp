@@ -74,14 +74,26 @@ std::string command_words(const CLI::App& app) {
 }
 
 /// "--count = abc" -> ("--count", "abc"), from "Could not convert: ...".
-std::string conversion_message(std::string_view what) {
+/// A whole number too large to convert is out of the option's bounds, and
+/// the message says them.
+std::string conversion_message(std::string_view what, const CLI::App& app) {
     constexpr std::string_view prefix = "Could not convert: ";
     if (what.starts_with(prefix)) {
         what.remove_prefix(prefix.size());
         const auto eq = what.find(" = ");
-        if (eq != std::string_view::npos)
-            return fmt::format("{} takes a whole number, not '{}'", what.substr(0, eq),
-                               what.substr(eq + 3));
+        if (eq != std::string_view::npos) {
+            const auto option = what.substr(0, eq);
+            const auto value = what.substr(eq + 3);
+            const auto digits = value.find_first_of("+-") == 0 ? value.substr(1) : value;
+            const bool whole =
+                !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                               [](char c) { return c >= '0' && c <= '9'; });
+            const std::string command = app.get_parent() != nullptr ? app.get_name() : "";
+            if (whole)
+                if (auto bad = bounds_error(command, option, value))
+                    return *bad;
+            return fmt::format("{} takes a whole number, not '{}'", option, value);
+        }
     }
     return fmt::format("a value is not understood: {}", what);
 }
@@ -200,7 +212,7 @@ std::string usage_message(const CLI::ParseError& error, const CLI::App& app) {
                            see);
     }
     if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr)
-        return fmt::format("{}; {}", conversion_message(what), see);
+        return fmt::format("{}; {}", conversion_message(what, app), see);
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
         // "--timeout: 1 required DURATION missing", "Expected exactly 1 ..."
         const auto colon = what.find(':');
