@@ -80,8 +80,9 @@ void add_rejected(CLI::App& app, std::string_view names, const char* value, Comm
 
 void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which) {
     if (which.no_timeout.empty())
-        app.add_option("-t,--timeout", args.timeout,
-                       "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)")
+        app.add_option(
+               "-t,--timeout", args.timeout,
+               "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s, at most 1h)")
             ->type_name("DURATION");
     else
         add_rejected(app, "-t,--timeout", "DURATION", args, which.command, which.no_timeout);
@@ -167,7 +168,8 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
     if (!timeout)
         return usage_error(fmt::format("--timeout: {}", timeout.error().message));
     if (*timeout <= Micros{0} || *timeout > max_timeout)
-        return usage_error("--timeout must be above 0 and at most 1 hour");
+        return usage_error(
+            fmt::format("--timeout must be above 0 and at most 1 hour, not {}", args.timeout));
     auto threshold = parse_duration(args.threshold);
     if (!threshold)
         return usage_error(fmt::format("--threshold: {}", threshold.error().message));
