@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "loopcheck/core/text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -36,24 +37,6 @@ bool is_subcommand(std::string_view word) {
     const auto table = subcommands();
     return std::any_of(table.begin(), table.end(),
                        [&](const CommandEntry* c) { return c->name == word; });
-}
-
-/// Edits from one word to the other: insert, delete, replace, or swap two
-/// neighbours ("wiat" is one swap from "wait"; optimal string alignment).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i)
-        d[i][0] = i;
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        d[0][j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i)
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                                d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0U : 1U)});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    return d[a.size()][b.size()];
 }
 
 /// Every name the command answers to: --long and -s.

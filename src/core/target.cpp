@@ -289,6 +289,19 @@ std::string redact_userinfo(std::string_view text, bool* redacted) {
     return out;
 }
 
+std::optional<std::string> meant_local_name(std::string_view host) {
+    constexpr std::string_view local = "localhost";
+    std::string lower;
+    for (char c : host)
+        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.ends_with('.'))
+        lower.pop_back();
+    const std::size_t d = edit_distance(lower, local);
+    if (d == 0 || d > 2)
+        return std::nullopt;
+    return std::string(local);
+}
+
 std::string redact_credentials(std::string_view text) {
     // Word by word: an error line quotes a word between spaces or quotes.
     // Nothing loopcheck accepts has an '@' before its path but userinfo

@@ -217,6 +217,16 @@ TEST_CASE("an unresolved name exits 4", "[diagnose]") {
     CHECK(d.verdict.rfind("UNRESOLVED:", 0) == 0);
     REQUIRE(d.findings.size() == 1);
     CHECK(d.findings[0].id == finding_id::unresolved);
+    REQUIRE(d.fixes.size() == 1);
+    CHECK(d.fixes[0] == "Check the name 'nosuch.invalid' (and the hosts file).");
+}
+
+TEST_CASE("an unresolved near-miss of localhost asks 'did you mean'", "[diagnose]") {
+    auto t = *parse_target("locahost:20401");
+    auto d = diagnose_unresolved(t, Error{ErrorKind::resolve, "cannot resolve 'locahost'"});
+    CHECK(d.exit_code == exit_code::unresolved);
+    REQUIRE(d.fixes.size() == 1);
+    CHECK(d.fixes[0] == "Check the name 'locahost': did you mean 'localhost'?");
 }
 
 TEST_CASE("retry steps", "[diagnose]") {
@@ -393,7 +403,7 @@ TEST_CASE("lab, IPv6-only server behind a slow refusal of 127.0.0.1: named a ref
         {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 1020ms, std::nullopt, 1),
          observe(ipv6_loopback(8000), Outcome::accepted, 100us)},
         Os::linux_);
-    CHECK(r.d.exit_code == exit_code::partial);           // the Java rows fail
+    CHECK(r.d.exit_code == exit_code::partial);         // the Java rows fail
     CHECK(contains(r.d.verdict, "per new connection")); // in-order clients pay it
     auto has_fix = [&](const std::string& text) {
         return std::any_of(r.d.fixes.begin(), r.d.fixes.end(),

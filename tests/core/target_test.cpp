@@ -1,5 +1,6 @@
 // Targets as typed: host:port, [v6]:port, URLs, bare ports; the usage errors; the echo.
 #include "loopcheck/core/target.hpp"
+#include "loopcheck/core/text.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 
@@ -227,4 +228,14 @@ TEST_CASE("an invalid target's error line never quotes its userinfo", "[target]"
           "invalid port 'http://***@h:1/a@b': expected PORT");
     CHECK(redact_credentials("cannot scan ./a@b: no such file") ==
           "cannot scan ./a@b: no such file");
+}
+
+TEST_CASE("a host a typo away from localhost was meant to be localhost", "[target]") {
+    for (const char* typo : {"locahost", "localhots", "lcoalhost", "localhost1", "LOCALHST",
+                             "locolhost.", "lokalhost"})
+        CHECK(meant_local_name(typo) == "localhost");
+    for (const char* other : {"localhost", "localhost.", "db", "example.com", "lclhst", "host"})
+        CHECK_FALSE(meant_local_name(other));
+    CHECK(edit_distance("wiat", "wait") == 1);
+    CHECK(edit_distance("", "abc") == 3);
 }
