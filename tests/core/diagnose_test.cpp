@@ -403,7 +403,7 @@ TEST_CASE("lab, IPv6-only server behind a slow refusal of 127.0.0.1: named a ref
         {observe(make_ipv4(127, 0, 0, 1, 8000), Outcome::refused, 1020ms, std::nullopt, 1),
          observe(ipv6_loopback(8000), Outcome::accepted, 100us)},
         Os::linux_);
-    CHECK(r.d.exit_code == exit_code::partial);         // the Java rows fail
+    CHECK(r.d.exit_code == exit_code::partial);           // the Java rows fail
     CHECK(contains(r.d.verdict, "per new connection")); // in-order clients pay it
     auto has_fix = [&](const std::string& text) {
         return std::any_of(r.d.fixes.begin(), r.d.fixes.end(),

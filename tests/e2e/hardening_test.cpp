@@ -56,8 +56,8 @@ TEST_CASE("a closed stdin, stdout or stderr never becomes a probe socket", "[har
 namespace {
 
 /// Runs loopcheck with stdout on `fd` (closed here afterwards).
-RunResult with_stdout(
-    const std::vector<std::string>& args, int fd, const std::function<void()>& prepare = [] {}) {
+RunResult with_stdout(const std::vector<std::string>& args, int fd,
+                      const std::function<void()>& prepare = [] {}) {
     auto r = fork_loopcheck(args, prepare, fd);
     ::close(fd);
     return r;
@@ -84,8 +84,7 @@ TEST_CASE("a report, help or version that cannot be written is exit 5, not the v
           "[hardening]") {
     const ClosedPort down;
     const std::vector<std::vector<std::string>> commands = {
-        {"--json", down.target()},
-        {"audit"},
+        {"--json", down.target()}, {"audit"},
         {"--help"},
         {"--version"},
         {"wait", "--help"},
@@ -189,9 +188,10 @@ RunResult with_hosts_file(const std::string& file, const std::string& args) {
 /// Root, a mount namespace and a bind mount over /etc/hosts all work here
 /// (a container without CAP_SYS_ADMIN has the first and not the others).
 bool can_bind_mount_hosts() {
-    return ::geteuid() == 0 && run_command("unshare -m --propagation private sh -c "
-                                           "'mount --bind /etc/hosts /etc/hosts'")
-                                       .exit_code == 0;
+    return ::geteuid() == 0 &&
+           run_command("unshare -m --propagation private sh -c "
+                       "'mount --bind /etc/hosts /etc/hosts'")
+                   .exit_code == 0;
 }
 
 std::string temp_path(const char* name) {
@@ -236,7 +236,8 @@ TEST_CASE("duplicate addresses from the resolver are probed once", "[hardening][
     CHECK(probed == 1); // one address object, not 50
 }
 
-TEST_CASE("listen: a thread that cannot start is one error line and a clean exit", "[hardening]") {
+TEST_CASE("listen: a thread that cannot start is one error line and a clean exit",
+          "[hardening]") {
     // RLIMIT_NPROC counts every process and thread of the real user, and
     // root is exempt: the child becomes `nobody`, who runs nothing else.
     if (::geteuid() != 0) {
