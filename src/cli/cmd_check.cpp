@@ -16,7 +16,6 @@ namespace loopcheck {
 namespace {
 
 /// --max-probes' upper bound (docs/usage.md).
-constexpr std::size_t max_probes_limit = 100'000'000;
 
 } // namespace
 
@@ -82,15 +81,16 @@ Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line)
     auto common = validate_common(a.common);
     if (!common)
         return common.error();
-    if (a.count < 1 || a.count > max_count)
-        return usage_error(fmt::format("--count must be from 1 to {}", max_count));
+    if (auto bad = bounds_error("", "--count", std::to_string(a.count)))
+        return usage_error(*bad);
     // Checked here, not by CLI11, so that the message is loopcheck's own.
     if (!a.expect.empty() && a.expect != "refused")
         return usage_error(fmt::format("--expect takes only 'refused', not '{}'", a.expect));
-    if (a.syn_retries && (*a.syn_retries < 0 || *a.syn_retries > 253))
-        return usage_error("--syn-retries must be from 0 to 253");
-    if (a.max_probes < 1 || a.max_probes > max_probes_limit)
-        return usage_error(fmt::format("--max-probes must be from 1 to {}", max_probes_limit));
+    if (a.syn_retries)
+        if (auto bad = bounds_error("", "--syn-retries", std::to_string(*a.syn_retries)))
+            return usage_error(*bad);
+    if (auto bad = bounds_error("", "--max-probes", std::to_string(a.max_probes)))
+        return usage_error(*bad);
     if (a.ipv4 && a.ipv6)
         return usage_error("-4 and -6 exclude each other");
     if (a.quick && (a.no_pair || a.syn_retries))
@@ -119,7 +119,7 @@ Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line)
     r.no_pair = a.no_pair;
     r.quick = a.quick;
     r.syn_retries = a.syn_retries;
-    r.max_probes = a.max_probes;
+    r.max_probes = static_cast<std::size_t>(a.max_probes);
     // The one-line-per-target text report shows no client rows: none kept.
     r.keep_client_rows = !(c.output.format == Format::text && c.output.verbosity <= 0 &&
                            r.targets.size() > text_full_reports_up_to);

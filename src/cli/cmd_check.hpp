@@ -31,7 +31,9 @@ struct CheckArgs {
     std::string expect;
     std::optional<int> syn_retries;
     std::vector<std::string> emulate;
-    std::size_t max_probes = default_max_probes;
+    /// An int, as --count: CLI11 reads "-1" into a size_t as 2^64-1 and
+    /// clamps a long long, where an int too large fails to convert.
+    int max_probes = static_cast<int>(default_max_probes);
 };
 
 /// The main command's description and --help footer.

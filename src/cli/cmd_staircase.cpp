@@ -33,8 +33,8 @@ TextStyle bar_style(bool ascii) {
 }
 
 int run(const StaircaseArgs& o) {
-    if (o.count < 1 || o.count > max_staircase_count)
-        return usage_failure(fmt::format("--count must be from 1 to {}", max_staircase_count));
+    if (auto bad = bounds_error("staircase", "--count", std::to_string(o.count)))
+        return usage_failure(*bad);
     auto common = validate_common(o.common);
     if (!common)
         return usage_failure(common.error().message);

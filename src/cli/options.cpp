@@ -3,18 +3,23 @@
 
 #include "cli/logging.hpp"
 #include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/target.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/run/staircase.hpp"
 #include "loopcheck/run/stop.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <string_view>
+#include <system_error>
 
 namespace loopcheck {
 
@@ -75,8 +80,9 @@ void add_rejected(CLI::App& app, std::string_view names, const char* value, Comm
 
 void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which) {
     if (which.no_timeout.empty())
-        app.add_option("-t,--timeout", args.timeout,
-                       "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s)")
+        app.add_option(
+               "-t,--timeout", args.timeout,
+               "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s, at most 1h)")
             ->type_name("DURATION");
     else
         add_rejected(app, "-t,--timeout", "DURATION", args, which.command, which.no_timeout);
@@ -113,6 +119,41 @@ void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which)
     app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
 }
 
+std::optional<IntegerBounds> integer_bounds(std::string_view command, std::string_view option) {
+    struct Row {
+        std::string_view command;
+        std::string_view option;
+        IntegerBounds bounds;
+    };
+    static constexpr std::array<Row, 4> rows{{
+        {"", "--count", {1, max_count}},
+        {"", "--max-probes", {1, max_probes_limit}},
+        {"", "--syn-retries", {0, 253}},
+        {"staircase", "--count", {1, max_staircase_count}},
+    }};
+    for (const Row& r : rows)
+        if (r.command == command && r.option == option)
+            return r.bounds;
+    return std::nullopt;
+}
+
+std::optional<std::string> bounds_error(std::string_view command, std::string_view option,
+                                        std::string_view value) {
+    const auto bounds = integer_bounds(command, option);
+    if (!bounds)
+        return std::nullopt;
+    // Digits past what a long long holds are out of bounds all the same.
+    const std::string_view digits = value.starts_with('+') ? value.substr(1) : value;
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    const bool inside = ec == std::errc{} && end == digits.data() + digits.size() &&
+                        v >= bounds->low && v <= bounds->high;
+    if (inside)
+        return std::nullopt;
+    return fmt::format("{} must be from {} to {}, not {}", option, bounds->low, bounds->high,
+                       value);
+}
+
 Result<CommonOptions> validate_common(const CommonArgs& args) {
     CommonOptions out;
     if (!args.rejected.empty())
@@ -127,7 +168,8 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
     if (!timeout)
         return usage_error(fmt::format("--timeout: {}", timeout.error().message));
     if (*timeout <= Micros{0} || *timeout > max_timeout)
-        return usage_error("--timeout must be above 0 and at most 1 hour");
+        return usage_error(
+            fmt::format("--timeout must be above 0 and at most 1 hour, not {}", args.timeout));
     auto threshold = parse_duration(args.threshold);
     if (!threshold)
         return usage_error(fmt::format("--threshold: {}", threshold.error().message));
@@ -151,8 +193,11 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
 
 int report_error(int code, const std::string& message) {
     // Messages quote what was typed (CLI11), the OS or the resolver: their
-    // controls are escaped.
-    std::fputs(fmt::format("loopcheck: error: {}\n", escape_controls(one_line(message))).c_str(),
+    // controls are escaped, and a URL's "user:pass@" is written "***@"
+    // whichever option, argument or layer quoted it (docs/usage.md, Targets).
+    std::fputs(fmt::format("loopcheck: error: {}\n",
+                           escape_controls(one_line(redact_credentials(message))))
+                   .c_str(),
                stderr);
     return code;
 }

@@ -35,7 +35,24 @@ struct Output {
 
 /// Bounds the command line enforces (documented in docs/usage.md).
 inline constexpr int max_count = 10'000;
+inline constexpr long long max_probes_limit = 100'000'000;
 inline constexpr Micros max_timeout{3'600'000'000LL};
+
+/// An integer option's bounds, both included.
+struct IntegerBounds {
+    long long low = 0;
+    long long high = 0;
+};
+
+/// The bounds of the integer option `option` ("--count") of `command` (""
+/// for the check, "staircase"), or none when it takes no integer. One table
+/// for the range check and for a number too large to convert at all.
+std::optional<IntegerBounds> integer_bounds(std::string_view command, std::string_view option);
+
+/// "--count must be from 1 to 10000, not 99999999999" when `value` is out
+/// of `option`'s bounds; none when it is within them.
+std::optional<std::string> bounds_error(std::string_view command, std::string_view option,
+                                        std::string_view value);
 
 /// The options several commands share, as typed on the command line.
 struct CommonArgs {

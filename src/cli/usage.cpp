@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "loopcheck/core/text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -38,24 +39,6 @@ bool is_subcommand(std::string_view word) {
                        [&](const CommandEntry* c) { return c->name == word; });
 }
 
-/// Edits from one word to the other: insert, delete, replace, or swap two
-/// neighbours ("wiat" is one swap from "wait"; optimal string alignment).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-    for (std::size_t i = 0; i <= a.size(); ++i)
-        d[i][0] = i;
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        d[0][j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i)
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
-                                d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0U : 1U)});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    return d[a.size()][b.size()];
-}
-
 /// Every name the command answers to: --long and -s.
 std::vector<std::string> option_names(const CLI::App& app) {
     std::vector<std::string> out;
@@ -74,14 +57,26 @@ std::string command_words(const CLI::App& app) {
 }
 
 /// "--count = abc" -> ("--count", "abc"), from "Could not convert: ...".
-std::string conversion_message(std::string_view what) {
+/// A whole number too large to convert is out of the option's bounds, and
+/// the message says them.
+std::string conversion_message(std::string_view what, const CLI::App& app) {
     constexpr std::string_view prefix = "Could not convert: ";
     if (what.starts_with(prefix)) {
         what.remove_prefix(prefix.size());
         const auto eq = what.find(" = ");
-        if (eq != std::string_view::npos)
-            return fmt::format("{} takes a whole number, not '{}'", what.substr(0, eq),
-                               what.substr(eq + 3));
+        if (eq != std::string_view::npos) {
+            const auto option = what.substr(0, eq);
+            const auto value = what.substr(eq + 3);
+            const auto digits = value.find_first_of("+-") == 0 ? value.substr(1) : value;
+            const bool whole =
+                !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                               [](char c) { return c >= '0' && c <= '9'; });
+            const std::string command = app.get_parent() != nullptr ? app.get_name() : "";
+            if (whole)
+                if (auto bad = bounds_error(command, option, value))
+                    return *bad;
+            return fmt::format("{} takes a whole number, not '{}'", option, value);
+        }
     }
     return fmt::format("a value is not understood: {}", what);
 }
@@ -200,7 +195,7 @@ std::string usage_message(const CLI::ParseError& error, const CLI::App& app) {
                            see);
     }
     if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr)
-        return fmt::format("{}; {}", conversion_message(what), see);
+        return fmt::format("{}; {}", conversion_message(what, app), see);
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
         // "--timeout: 1 required DURATION missing", "Expected exactly 1 ..."
         const auto colon = what.find(':');

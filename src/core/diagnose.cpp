@@ -401,9 +401,12 @@ Diagnosis diagnose_unresolved(const Target& target, const Error& error) {
     d.findings.push_back(
         {std::string(finding_id::unresolved), Severity::error, "", error.message, std::nullopt});
     d.verdict = fmt::format("UNRESOLVED: {}", error.message);
-    d.fixes.push_back(!error.fix.empty()
-                          ? error.fix
-                          : fmt::format("Check the name '{}' (and the hosts file).", target.host));
+    // "locahost": the name a typo was meant to be, as the command typos'.
+    const auto meant = meant_local_name(target.host);
+    d.fixes.push_back(
+        !error.fix.empty() ? error.fix
+        : meant ? fmt::format("Check the name '{}': did you mean '{}'?", target.host, *meant)
+                : fmt::format("Check the name '{}' (and the hosts file).", target.host));
     d.exit_code = exit_code::unresolved;
     return d;
 }

@@ -96,6 +96,10 @@ std::string owner_string(const Listener& l) {
         return fmt::format("{} (pid {})", l.process.escaped(), *l.pid);
     if (l.pid)
         return fmt::format("pid {}", *l.pid);
+    // As root every process here is visible: the owner is elsewhere, and
+    // "this user cannot see" would send a root user looking for sudo.
+    if (l.uid && l.owner_outside_pid_namespace)
+        return fmt::format("an owner of uid {} outside this PID namespace", *l.uid);
     if (l.uid)
         return fmt::format("a process of uid {} this user cannot see", *l.uid);
     return "a process not visible here";

@@ -36,8 +36,8 @@ public:
 
 private:
     Error fail(std::string_view why) const {
-        return usage_error(
-            fmt::format("invalid target '{}': {}", escape_nonprintable(input_), why));
+        return usage_error(fmt::format("invalid target '{}': {}",
+                                       escape_nonprintable(redact_credentials(input_)), why));
     }
     Result<std::uint16_t> parse_port(std::string_view digits) const;
     std::optional<Error> parse_host_port(std::string_view hp, std::size_t offset, Target& t) const;
@@ -82,7 +82,7 @@ std::optional<Error> Parser::check_name(std::string_view host) const {
         if (!ok)
             return fail(fmt::format("stray character '{}' in host '{}'",
                                     escape_nonprintable(std::string_view(&c, 1)),
-                                    escape_nonprintable(host)));
+                                    escape_nonprintable(redact_credentials(host))));
     }
     // Labels: not empty (except a single trailing dot), at most 63 bytes.
     std::string_view rest = host;
@@ -286,6 +286,44 @@ std::string redact_userinfo(std::string_view text, bool* redacted) {
             *redacted = true;
     }
     out.append(text.substr(pos));
+    return out;
+}
+
+std::optional<std::string> meant_local_name(std::string_view host) {
+    constexpr std::string_view local = "localhost";
+    std::string lower;
+    for (char c : host)
+        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.ends_with('.'))
+        lower.pop_back();
+    const std::size_t d = edit_distance(lower, local);
+    if (d == 0 || d > 2)
+        return std::nullopt;
+    return std::string(local);
+}
+
+std::string redact_credentials(std::string_view text) {
+    // Word by word: an error line quotes a word between spaces or quotes.
+    // Nothing loopcheck accepts has an '@' before its path but userinfo
+    // (a lone '@' is the stray character a message names).
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t end = std::min(text.find_first_of(" '\"", pos), text.size());
+        const std::string_view word = text.substr(pos, end - pos);
+        if (word.find("://") != std::string_view::npos) {
+            out += redact_userinfo(word);
+        } else if (const auto at = word.substr(0, word.find_first_of("/?#")).rfind('@');
+                   at != std::string_view::npos && at > 0) {
+            out += "***@";
+            out += word.substr(at + 1);
+        } else {
+            out += word;
+        }
+        if (end < text.size())
+            out += text[end];
+        pos = end + 1;
+    }
     return out;
 }
 

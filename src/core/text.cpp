@@ -1,12 +1,30 @@
 // Escaping untrusted bytes for messages; the word wrapper and the table-cell padding the reports
-// share.
+// share; the edit distance the did-you-mean lines measure.
 #include "loopcheck/core/text.hpp"
 
 #include "loopcheck/core/untrusted.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <vector>
 
 namespace loopcheck {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                                d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0U : 1U)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
 
 std::string escape_nonprintable(std::string_view s) {
     std::string out;

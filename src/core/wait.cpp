@@ -149,6 +149,40 @@ std::vector<const WaitAddress*> refusing_before_winner(const WaitTarget& t, Wait
     return out;
 }
 
+namespace {
+
+/// The mirror of the order warning: up on IPv6 only, with an IPv4 address
+/// polled and never accepting. Clients that try IPv4 only fail there (the
+/// check's `clients-fail`, PARTIAL); the wait is about "up", so this warns
+/// and never changes its exit code, not even with --strict.
+std::optional<WaitFinding> ipv4_clients_fail(const WaitTarget& t, WaitGoal goal) {
+    const WaitAddress* winner = winning_address(t, goal);
+    if (winner == nullptr || winner->address.family != Family::ipv6)
+        return std::nullopt;
+    std::vector<const WaitAddress*> failed;
+    for (const auto& a : t.addresses) {
+        if (a.address.family != Family::ipv4)
+            continue;
+        if (a.first_accept)
+            return std::nullopt; // an IPv4-only client connects
+        if (!a.timeline.empty() || a.unanswered_for)
+            failed.push_back(&a);
+    }
+    if (failed.empty())
+        return std::nullopt; // no IPv4 address, or none polled: nothing seen
+    std::vector<std::string> states;
+    for (const auto* a : failed)
+        states.push_back(fmt::format("{} {}", ip_string(a->address), last_state(*a)));
+    return WaitFinding{
+        t.target.input, "clients-fail", WaitSeverity::warning,
+        fmt::format("up on {}, but {}: some clients never try {} and fail (Java and Node.js <= "
+                    "16 try IPv4 only); loopcheck {} names them",
+                    ip_string(winner->address), fmt::join(states, ", "), ip_string(winner->address),
+                    t.target.input)};
+}
+
+} // namespace
+
 void conclude_wait(WaitReport& r) {
     r.findings.clear();
     int code = exit_code::healthy;
@@ -185,6 +219,8 @@ void conclude_wait(WaitReport& r) {
                 if (r.strict)
                     code = exit_code::combine(code, exit_code::slow);
             }
+            if (auto f = ipv4_clients_fail(t, r.goal))
+                r.findings.push_back(std::move(*f));
             continue;
         }
         if (!r.timed_out)

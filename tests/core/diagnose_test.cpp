@@ -302,6 +302,16 @@ TEST_CASE("an unresolved name exits 4", "[diagnose]") {
     CHECK(d.verdict.rfind("UNRESOLVED:", 0) == 0);
     REQUIRE(d.findings.size() == 1);
     CHECK(d.findings[0].id == finding_id::unresolved);
+    REQUIRE(d.fixes.size() == 1);
+    CHECK(d.fixes[0] == "Check the name 'nosuch.invalid' (and the hosts file).");
+}
+
+TEST_CASE("an unresolved near-miss of localhost asks 'did you mean'", "[diagnose]") {
+    auto t = *parse_target("locahost:20401");
+    auto d = diagnose_unresolved(t, Error{ErrorKind::resolve, "cannot resolve 'locahost'"});
+    CHECK(d.exit_code == exit_code::unresolved);
+    REQUIRE(d.fixes.size() == 1);
+    CHECK(d.fixes[0] == "Check the name 'locahost': did you mean 'localhost'?");
 }
 
 TEST_CASE("retry steps", "[diagnose]") {

@@ -413,6 +413,11 @@ TEST_CASE("owners and bound addresses in words", "[listeners]") {
     CHECK(owner_string(hidden) == "a process not visible here");
     hidden.uid = 1000;
     CHECK(owner_string(hidden) == "a process of uid 1000 this user cannot see");
+    // As root, a hidden owner is outside this PID namespace: never "this
+    // user cannot see" (a new user's review, audit run as root).
+    hidden.uid = 0;
+    hidden.owner_outside_pid_namespace = true;
+    CHECK(owner_string(hidden) == "an owner of uid 0 outside this PID namespace");
 
     CHECK(bound_string(listener(any6(80), false)) == "[::]:80 (IPV6_V6ONLY off)");
     CHECK(bound_string(listener(any6(80), true)) == "[::]:80 (IPV6_V6ONLY on)");

@@ -1,5 +1,6 @@
 // Targets as typed: host:port, [v6]:port, URLs, bare ports; the usage errors; the echo.
 #include "loopcheck/core/target.hpp"
+#include "loopcheck/core/text.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 
@@ -207,4 +208,34 @@ TEST_CASE("a URL's userinfo is redacted in the echo, not in what is probed", "[t
     REQUIRE(both);
     CHECK(both->input == "wss://***@lo//x:http://***@]:80/");
     CHECK(both->input.substr(both->host_pos, both->host_len) == "lo");
+}
+
+TEST_CASE("an invalid target's error line never quotes its userinfo", "[target]") {
+    // A new user's typo in the port printed the password it came with.
+    for (const char* input :
+         {"http://user:pw@localhost:abc/", "https://user:pw@[::1", "ws://user:pw@lo:99999",
+          "user:pw@localhost:99999", "pw@localhost:1", "http://user:pw@/"}) {
+        INFO(input);
+        const auto t = parse_target(input);
+        REQUIRE_FALSE(t);
+        CHECK_FALSE(contains(t.error().message, "pw"));
+        CHECK(contains(t.error().message, "***@"));
+    }
+    CHECK(contains(parse_target("pw@localhost:1").error().message, "stray character '@'"));
+    CHECK(redact_credentials("--count takes a whole number, not 'u:pw@x'") ==
+          "--count takes a whole number, not '***@x'");
+    CHECK(redact_credentials("invalid port 'http://u:pw@h:1/a@b': expected PORT") ==
+          "invalid port 'http://***@h:1/a@b': expected PORT");
+    CHECK(redact_credentials("cannot scan ./a@b: no such file") ==
+          "cannot scan ./a@b: no such file");
+}
+
+TEST_CASE("a host a typo away from localhost was meant to be localhost", "[target]") {
+    for (const char* typo : {"locahost", "localhots", "lcoalhost", "localhost1", "LOCALHST",
+                             "locolhost.", "lokalhost"})
+        CHECK(meant_local_name(typo) == "localhost");
+    for (const char* other : {"localhost", "localhost.", "db", "example.com", "lclhst", "host"})
+        CHECK_FALSE(meant_local_name(other));
+    CHECK(edit_distance("wiat", "wait") == 1);
+    CHECK(edit_distance("", "abc") == 3);
 }

@@ -116,6 +116,44 @@ TEST_CASE("wait: ::1 first refusing while 127.0.0.1 accepts is a warning, an err
     CHECK(r.findings[0].severity == WaitSeverity::error);
 }
 
+TEST_CASE("wait: up on ::1 only while 127.0.0.1 refuses warns that IPv4-only clients fail, "
+          "and keeps the exit code",
+          "[wait]") {
+    // The check says PARTIAL here (clients-fail); wait said nothing.
+    auto t = localhost(8000);
+    record_poll(t.addresses[0], WaitGoal::any_address, Outcome::accepted, ms(1));
+    record_poll(t.addresses[1], WaitGoal::any_address, Outcome::refused, ms(1));
+    t.done_at = ms(1);
+    auto r = report_of(t);
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::healthy);
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].id == "clients-fail");
+    CHECK(r.findings[0].severity == WaitSeverity::warning);
+    CHECK(r.findings[0].message ==
+          "up on ::1, but 127.0.0.1 refused: some clients never try ::1 and fail (Java and "
+          "Node.js <= 16 try IPv4 only); loopcheck localhost:8000 names them");
+    r.strict = true; // wait is about "up": not even --strict fails it
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(r.findings.size() == 1);
+
+    // 127.0.0.1 accepting too, or never polled, or IPv4 winning: no such finding.
+    auto both = localhost(8000);
+    record_poll(both.addresses[0], WaitGoal::any_address, Outcome::accepted, ms(1));
+    record_poll(both.addresses[1], WaitGoal::any_address, Outcome::refused, ms(1));
+    record_poll(both.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(2));
+    auto rb = report_of(both);
+    conclude_wait(rb);
+    CHECK(rb.findings.empty());
+    auto v4_up = localhost(8000);
+    record_poll(v4_up.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+    record_poll(v4_up.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(1));
+    auto rv = report_of(v4_up);
+    conclude_wait(rv);
+    CHECK_FALSE(has_text(rv, "never try"));
+}
+
 TEST_CASE("wait: an earlier address that never answered counts too", "[wait]") {
     auto t = localhost(8000);
     t.addresses[0].unanswered_for = ms(100);

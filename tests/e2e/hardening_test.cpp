@@ -14,6 +14,8 @@
 #include <fstream>
 #include <functional>
 #include <grp.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <pwd.h>
 #include <string>
 #include <sys/resource.h>
@@ -136,6 +138,25 @@ TEST_CASE("a URL's userinfo never reaches a report, and the probe still uses the
     CHECK_FALSE(contains(wait.out + wait.err, "s3cret"));
 }
 
+TEST_CASE("an error line never quotes a URL's password, whichever argument held it",
+          "[hardening]") {
+    const std::string url = "http://user:s3cret@localhost:abc/";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{url}, std::vector<std::string>{"wait", url},
+          std::vector<std::string>{"staircase", url}, std::vector<std::string>{"audit", url},
+          std::vector<std::string>{"--expect", url, "localhost:9"},
+          std::vector<std::string>{"-n", url, "localhost:9"},
+          std::vector<std::string>{"user:s3cret@localhost:99999"},
+          std::vector<std::string>{"wait", "--for", "user:s3cret@x", "localhost:9"}}) {
+        INFO("loopcheck " << args.front() << " ...");
+        const auto r = spawn_loopcheck(args, -1);
+        INFO("stdout: " << r.out << "\nstderr: " << r.err);
+        CHECK(r.exit_code == exit_code::usage);
+        CHECK_FALSE(contains(r.out + r.err, "s3cret"));
+        CHECK(contains(r.err, "***@"));
+    }
+}
+
 TEST_CASE("too few descriptors is an internal-limit error, never \"does not resolve\"",
           "[hardening]") {
     for (const std::vector<std::string>& args :
@@ -215,6 +236,45 @@ TEST_CASE("duplicate addresses from the resolver are probed once", "[hardening][
     for (auto at = r.out.find(endpoint); at != std::string::npos; at = r.out.find(endpoint, at + 1))
         ++probed;
     CHECK(probed == 1); // one address object, not 50
+}
+
+TEST_CASE("wait: up on ::1 only with 127.0.0.1 refused warns as the check would, exit 0",
+          "[hardening][mountns][wait]") {
+    if (!can_bind_mount_hosts())
+        LC_SKIP("needs root, unshare -m and mount --bind, to put a file over /etc/hosts");
+    // A listener on [::1] only, and the same port held closed on 127.0.0.1
+    // (bound, not listening: refused), so nothing else can answer there.
+    const int v6 = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int v4 = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    REQUIRE(v6 >= 0);
+    REQUIRE(v4 >= 0);
+    const int on = 1;
+    ::setsockopt(v6, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    sockaddr_in6 a6{};
+    a6.sin6_family = AF_INET6;
+    a6.sin6_addr = in6addr_loopback;
+    socklen_t len = sizeof a6;
+    const bool v6_up = ::bind(v6, reinterpret_cast<sockaddr*>(&a6), sizeof a6) == 0 &&
+                       ::listen(v6, 8) == 0 &&
+                       ::getsockname(v6, reinterpret_cast<sockaddr*>(&a6), &len) == 0;
+    sockaddr_in a4{};
+    a4.sin_family = AF_INET;
+    a4.sin_port = a6.sin6_port;
+    a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool v4_held = v6_up && ::bind(v4, reinterpret_cast<sockaddr*>(&a4), sizeof a4) == 0;
+    const auto port = std::to_string(ntohs(a6.sin6_port));
+    const auto hosts = temp_path("loopcheck_v6_first_hosts_");
+    std::ofstream(hosts) << "::1 localhost\n127.0.0.1 localhost\n";
+    const auto r = v4_held ? with_hosts_file(hosts, "wait --for 2s localhost:" + port) : RunResult{};
+    std::filesystem::remove(hosts);
+    ::close(v4);
+    ::close(v6);
+    if (!v4_held)
+        LC_SKIP("no port free on both ::1 and 127.0.0.1");
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == exit_code::healthy);
+    CHECK(contains(r.out, "up on ::1"));
+    CHECK(contains(r.out, "127.0.0.1 refused: some clients never try ::1 and fail"));
 }
 
 TEST_CASE("listen: a thread that cannot start is one error line and a clean exit",

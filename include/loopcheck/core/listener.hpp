@@ -32,6 +32,10 @@ struct Listener {
     /// The socket's owner uid where the OS says even when the process is
     /// hidden (Linux sock_diag); nullopt elsewhere.
     std::optional<std::uint32_t> uid;
+    /// The owner is hidden because no process in this PID namespace holds
+    /// the socket (Linux, as root: a kernel socket or another container's
+    /// process), not because this user may not see it.
+    bool owner_outside_pid_namespace = false;
     /// The server the process is, recognised from its name and command line
     /// (recognise_server: docs/servers.md); nullopt when unknown.
     std::optional<ServerMatch> server;

@@ -39,6 +39,17 @@ inline constexpr std::size_t max_host_length = 253;
 /// echo and the command line in reports; the probe never needs it.
 std::string redact_userinfo(std::string_view text, bool* redacted = nullptr);
 
+/// `text`, an error line that may quote what was typed, with the
+/// credentials of each word in it written "***@": a URL's userinfo, and
+/// what a word without a scheme has before an '@' ("user:pw@localhost:80"
+/// is no target, and its password no less secret).
+std::string redact_credentials(std::string_view text);
+
+/// The local name a host that did not resolve was likely meant to be:
+/// "localhost" for "locahost" or "localhots" (1 or 2 edits, as the
+/// command typos' did-you-mean), none for any other name.
+std::optional<std::string> meant_local_name(std::string_view host);
+
 /// Parses one target. The error (ErrorKind::usage) is one line naming the
 /// bad part, e.g. "invalid target 'x:0': port 0 is not a valid port".
 Result<Target> parse_target(std::string_view text);

@@ -1,6 +1,7 @@
 // Small text helpers shared by the parsers.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,11 @@ namespace loopcheck {
 /// user input or file content quoted in a message can never reach the
 /// terminal as a control sequence or invalid UTF-8.
 std::string escape_nonprintable(std::string_view s);
+
+/// Edits from one word to the other: insert, delete, replace, or swap two
+/// neighbours ("wiat" is one swap from "wait"; optimal string alignment).
+/// The did-you-mean lines' measure: commands, options, host names.
+std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// `s` without the spaces and tabs at either end.
 std::string_view trim_blanks(std::string_view s) noexcept;

@@ -289,6 +289,7 @@ table_of(const std::vector<decode::DiagSocket>& sockets, std::optional<std::uint
             l.server = name->second.server;
         } else {
             ++table.owner_hidden;
+            l.owner_outside_pid_namespace = ::geteuid() == 0; // as hidden_because says
         }
         table.listeners.push_back(std::move(l));
     }
