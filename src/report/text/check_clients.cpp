@@ -63,22 +63,50 @@ std::size_t wrapped_lines(const Writer& w, std::string_view first, std::string_v
     return static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n'));
 }
 
+/// `say(names)` for the group's names, as many as keep it within
+/// `most_lines` wrapped lines (0: every name), the rest "and N more (-v)".
+template <typename Say>
+std::string fitted(const Writer& w, const ClientGroup& g, std::size_t most_lines, Say say) {
+    auto text = say(group_names(g));
+    for (std::size_t keep = g.names.size() - 1;
+         most_lines > 0 && keep > 0 && wrapped_lines(w, "    ", text, 6) > most_lines; --keep) {
+        ClientGroup shown = g;
+        shown.names.resize(keep);
+        text = say(fmt::format("{} and {} more (-v)", group_names(shown), g.names.size() - keep));
+    }
+    return text;
+}
+
 /// The rows folded by outcome (core/client_fold): a line or two per cost,
 /// "2.03 s: Python requests / urllib / socket.create_connection, wget".
 /// With `most_lines`, each cost takes that many lines at most, then "and 4
-/// more (-v)": the one screen's budget when the whole list would not fit.
+/// more (-v)": the one screen's budget when the whole list would not fit;
+/// at one line, costs that all fail are one line.
 void client_fold(Writer& w, const TargetReport& t, FoldOn on, std::size_t most_lines) {
-    for (const auto& g : fold_clients(t.diagnosis.clients, on)) {
-        auto text = fmt::format("{}: {}", group_time(g), group_names(g));
-        for (std::size_t keep = g.names.size() - 1;
-             most_lines > 0 && keep > 0 && wrapped_lines(w, "    ", text, 6) > most_lines; --keep) {
-            ClientGroup shown = g;
-            shown.names.resize(keep);
-            text = fmt::format("{}: {} and {} more (-v)", group_time(g), group_names(shown),
-                               g.names.size() - keep);
+    const auto groups = fold_clients(t.diagnosis.clients, on);
+    const bool none_connects = std::none_of(groups.begin(), groups.end(),
+                                            [](const ClientGroup& g) { return g.connected; });
+    if (most_lines == 1 && none_connects && groups.size() > 1) {
+        ClientGroup all = groups.front();
+        for (const auto& g : groups) {
+            all.fastest = std::min(all.fastest, g.fastest);
+            all.slowest = std::max(all.slowest, g.slowest);
+            all.lower_bound = all.lower_bound || g.lower_bound;
         }
-        w.wrapped("    ", text, 6);
+        // Timed out: each fails after at least its own time, so the line
+        // gives the least of them (">= 1.50 s" is true of every client).
+        if (all.lower_bound)
+            all.slowest = all.fastest;
+        w.wrapped("    ", fmt::format("{}: every client (-v: each)", group_time(all)), 6);
+        return;
     }
+    for (const auto& g : groups)
+        w.wrapped("    ",
+                  fitted(w, g, most_lines,
+                         [&](const std::string& names) {
+                             return fmt::format("{}: {}", group_time(g), names);
+                         }),
+                  6);
 }
 
 /// Whether a finding the one screen shows already gives what every client
@@ -127,7 +155,7 @@ std::string measured_cell(const EmulationResult& e) {
 /// "On Windows these fail after 2.00 s: Node.js 17 to 19, curl and 6 more
 /// (-v).": two lines at most, the rest of the names with -v (the fold above
 /// already named them all once).
-void windows_line(Writer& w, std::string_view what, const ClientGroup& g) {
+void windows_line(Writer& w, std::string_view what, const ClientGroup& g, std::size_t most_lines) {
     ClientGroup shown = g;
     constexpr std::size_t names_shown = 3;
     std::string more;
@@ -135,7 +163,12 @@ void windows_line(Writer& w, std::string_view what, const ClientGroup& g) {
         more = fmt::format(" and {} more (-v)", shown.names.size() - names_shown);
         shown.names.resize(names_shown);
     }
-    w.wrapped("  ", fmt::format("{} {}: {}{}.", what, group_span(g), group_names(shown), more), 4);
+    auto text = fmt::format("{} {}: {}{}.", what, group_span(g), group_names(shown), more);
+    if (most_lines > 0 && wrapped_lines(w, "  ", text, 4) > most_lines)
+        text = fitted(w, g, most_lines, [&](const std::string& names) {
+            return fmt::format("{} {}: {}.", what, group_span(g), names);
+        });
+    w.wrapped("  ", text, 4);
 }
 
 } // namespace
@@ -220,12 +253,12 @@ void clients_lines(Writer& w, const TargetReport& t, std::size_t fold_lines) {
             std::find_if(groups.begin(), groups.end(), [](const auto& g) { return g.connected; });
         if (const auto failing = failing_clients(d.clients, FoldOn::windows);
             failing && connects != groups.end())
-            windows_line(w, "On Windows these fail after", *failing);
+            windows_line(w, "On Windows these fail after", *failing, fold_lines);
         const auto& g = connects != groups.end() ? *connects : groups.front();
         windows_line(w,
                      g.connected ? "On Windows the costliest connect in"
                                  : "On Windows the costliest fail after",
-                     g);
+                     g, fold_lines);
     }
 }
 
