@@ -1,5 +1,6 @@
-// `loopcheck scan`'s conclusions: endpoints to probe, who serves each, what
-// every hit costs here and on Windows, the ranking and the exit code.
+// `loopcheck scan`'s conclusions: what every hit costs here and on Windows,
+// the ranking, the exit code and the summary (its endpoints and who serves
+// them: scan_endpoints.cpp).
 #include "loopcheck/core/scan_cost.hpp"
 
 #include "core/scan_client.hpp"
@@ -283,115 +284,7 @@ std::string thousands(std::uint64_t n) {
     return out;
 }
 
-/// uvicorn started with --reload or --workers: its parent binds one socket
-/// of one family (servers.cpp, ServerMatch::one_socket).
-bool one_socket(const ScanHit& bind) {
-    const std::string line = bind.text.escaped();
-    return bind.server == "uvicorn" &&
-           (line.find("reload") != std::string::npos || line.find("workers") != std::string::npos);
-}
-
-/// The families a bind in the tree takes, by its host and server.
-void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
-    const std::string& h = bind.ref.host;
-    if (h == "::1") {
-        ep.v6 = true;
-    } else if (h == "localhost" && bind.server == "uvicorn" && !one_socket(bind)) {
-        ep.v4 = ep.v6 = true; // one process binds every address localhost has
-    } else if (h == "localhost" && bind.server == "node") {
-        ep.v6 = true; // the first address only: ::1 on Windows
-    } else {
-        ep.v4 = true;
-    }
-}
-
 } // namespace
-
-std::vector<ScanEndpoint> scan_endpoints(std::span<const ScanHit> hits) {
-    std::vector<ScanEndpoint> out;
-    for (const ScanHit& h : hits) {
-        if ((h.kind != HitKind::client && h.kind != HitKind::config) || h.ref.port == 0 ||
-            h.ref.host == "0.0.0.0" || h.ref.host == "host.docker.internal")
-            continue;
-        const bool seen = std::any_of(out.begin(), out.end(), [&](const ScanEndpoint& e) {
-            return e.host == h.ref.host && e.port == h.ref.port;
-        });
-        if (!seen) {
-            ScanEndpoint ep;
-            ep.host = h.ref.host;
-            ep.port = h.ref.port;
-            out.push_back(std::move(ep));
-        }
-    }
-    return out;
-}
-
-void join_listeners(ScanEndpoint& ep, std::span<const Listener> listeners) {
-    std::vector<std::string> owners;
-    for (const Listener& l : listeners) {
-        if (l.bound.port != ep.port || !(is_loopback(l.bound) || is_unspecified(l.bound)))
-            continue;
-        if (l.bound.family == Family::ipv4)
-            ep.v4 = true;
-        else {
-            ep.v6 = true;
-            if (is_unspecified(l.bound) && l.v6only == false)
-                ep.v4 = true;
-        }
-        std::string who = l.process.empty() ? std::string("a process") : l.process.escaped();
-        if (l.pid)
-            who += fmt::format(" (pid {})", *l.pid);
-        who += " on " + endpoint_string(l.bound);
-        if (std::find(owners.begin(), owners.end(), who) == owners.end())
-            owners.push_back(std::move(who));
-    }
-    for (std::size_t i = 0; i < owners.size(); ++i)
-        ep.server += (i ? ", " : "") + owners[i];
-    // The server the listener table recognised (its name and command
-    // line), else a guess from the process name.
-    for (const Listener& l : listeners)
-        if (l.bound.port == ep.port && l.server) {
-            ep.server_fix = server_own_fix(*l.server, ep.port);
-            if (!ep.server_fix.empty())
-                return;
-        }
-    for (std::string_view name : {"ollama", "llama-server", "uvicorn", "gunicorn", "node", "lm"})
-        if (ep.server.find(name) != std::string::npos) {
-            ep.server_fix = server_fix(name == "lm" ? "lmstudio" : name, ep.port);
-            return;
-        }
-    ep.server_fix = server_fix("", ep.port);
-}
-
-void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> hits) {
-    for (ScanEndpoint& ep : endpoints) {
-        auto bind = std::find_if(hits.begin(), hits.end(), [&](const ScanHit& h) {
-            return h.kind == HitKind::server && h.ref.port == ep.port;
-        });
-        if (ep.v4 || ep.v6) {
-            // A listener seen whose server the table did not recognise
-            // (python3, node): a bind of that port in the tree names it.
-            if (bind != hits.end() && ep.server_fix == server_fix("", ep.port))
-                ep.server_fix = server_fix(bind->server, ep.port, one_socket(*bind));
-            continue;
-        }
-        if (bind != hits.end()) {
-            bind_families(*bind, ep);
-            ep.inferred = true;
-            ep.server = fmt::format("{} bound to {} at {}:{} (not listening now)", bind->server,
-                                    bind->ref.host, bind->path.escaped(), bind->line);
-            ep.server_fix = server_fix(bind->server, ep.port, one_socket(*bind));
-        } else if (const UsualServer* u = usual_server(ep.port)) {
-            ep.v4 = u->v4;
-            ep.v6 = u->v6;
-            ep.inferred = true;
-            ep.server = fmt::format("{}, the usual server of port {}, binds {} (nothing listens "
-                                    "now)",
-                                    u->name, ep.port, u->bind);
-            ep.server_fix = server_fix(u->server, ep.port);
-        }
-    }
-}
 
 /// Hits on one line naming one port through both families (["127.0.0.1:5173",
 /// "localhost:5173"]): the code tries each address itself.
@@ -417,10 +310,11 @@ void conclude_scan(ScanResult& r) {
     apply_pins(r.hits, r.pins);
     for (ScanHit& h : r.hits) {
         if (h.kind == HitKind::server) {
-            const bool one_family =
-                h.ref.host != "localhost" || h.server != "uvicorn" || one_socket(h);
+            const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn" ||
+                                    one_socket(h.server, h.text.escaped());
             if (one_family)
-                h.fix = server_fix_alone(server_fix(h.server, h.ref.port, one_socket(h)));
+                h.fix = server_fix_alone(
+                    server_fix(h.server, h.ref.port, one_socket(h.server, h.text.escaped())));
             continue;
         }
         if (h.kind != HitKind::client && h.kind != HitKind::config)

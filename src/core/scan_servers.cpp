@@ -60,4 +60,9 @@ std::string server_fix_alone(std::string fix) {
     return fix;
 }
 
+bool one_socket(std::string_view server, std::string_view line) noexcept {
+    return server == "uvicorn" && (line.find("reload") != std::string_view::npos ||
+                                   line.find("workers") != std::string_view::npos);
+}
+
 } // namespace loopcheck

@@ -28,6 +28,11 @@ const UsualServer* usual_server(std::uint16_t port) noexcept;
 /// --reload or --workers.
 std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket = false);
 
+/// uvicorn started with --reload or --workers (`line` is the bind's line of
+/// code): its parent binds one socket of one family (servers.cpp,
+/// ServerMatch::one_socket).
+bool one_socket(std::string_view server, std::string_view line) noexcept;
+
 /// A server_fix sentence standing alone (a bind's own fix): without its
 /// leading "Or ".
 std::string server_fix_alone(std::string fix);
