@@ -64,12 +64,15 @@ std::size_t wrapped_lines(const Writer& w, std::string_view first, std::string_v
 }
 
 /// `say(names)` for the group's names, as many as keep it within
-/// `most_lines` wrapped lines (0: every name), the rest "and N more (-v)".
+/// `most_lines` lines wrapped as the caller writes it (after `first`, the
+/// rest indented by `indent`; 0 lines: every name), the rest "and N more
+/// (-v)".
 template <typename Say>
-std::string fitted(const Writer& w, const ClientGroup& g, std::size_t most_lines, Say say) {
+std::string fitted(const Writer& w, std::string_view first, std::size_t indent,
+                   const ClientGroup& g, std::size_t most_lines, Say say) {
     auto text = say(group_names(g));
     for (std::size_t keep = g.names.size() - 1;
-         most_lines > 0 && keep > 0 && wrapped_lines(w, "    ", text, 6) > most_lines; --keep) {
+         most_lines > 0 && keep > 0 && wrapped_lines(w, first, text, indent) > most_lines; --keep) {
         ClientGroup shown = g;
         shown.names.resize(keep);
         text = say(fmt::format("{} and {} more (-v)", group_names(shown), g.names.size() - keep));
@@ -102,7 +105,7 @@ void client_fold(Writer& w, const TargetReport& t, FoldOn on, std::size_t most_l
     }
     for (const auto& g : groups)
         w.wrapped("    ",
-                  fitted(w, g, most_lines,
+                  fitted(w, "    ", 6, g, most_lines,
                          [&](const std::string& names) {
                              return fmt::format("{}: {}", group_time(g), names);
                          }),
@@ -165,7 +168,7 @@ void windows_line(Writer& w, std::string_view what, const ClientGroup& g, std::s
     }
     auto text = fmt::format("{} {}: {}{}.", what, group_span(g), group_names(shown), more);
     if (most_lines > 0 && wrapped_lines(w, "  ", text, 4) > most_lines)
-        text = fitted(w, g, most_lines, [&](const std::string& names) {
+        text = fitted(w, "  ", 4, g, most_lines, [&](const std::string& names) {
             return fmt::format("{} {}: {}.", what, group_span(g), names);
         });
     w.wrapped("  ", text, 4);
