@@ -85,6 +85,7 @@ struct TraceRun {
     bool windows_order = false;              ///< ran with Windows' answer for localhost
     std::string windows_order_note;          ///< what ran instead, when that was refused
     bool windows_timing = false;             ///< refusals slowed on real packets (tarpit/namespace)
+    std::string windows_timing_note;         ///< what --windows-timing could not slow, when any
     double wall_ms = 0;                      ///< the command's own wall time
     int exit_status = 0;                     ///< its exit status, when it exited
     int exit_signal = 0;                     ///< the signal that ended it, else 0
