@@ -6,15 +6,14 @@
 #include "platform/linux/trace_filter.hpp"
 #include "platform/linux/trace_order.hpp"
 #include "platform/linux/trace_session.hpp"
+#include "platform/linux/trace_signals.hpp"
 #include "platform/linux/trace_spawn.hpp"
 #include "platform/linux/trace_timing.hpp"
 
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <fmt/format.h>
 #include <sys/epoll.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 extern char** environ; // NOLINT(readability-redundant-declaration)
@@ -59,28 +58,6 @@ std::vector<std::string> environment_with(const std::string& shim) {
         env.push_back("LD_PRELOAD=" + shim);
     return env;
 }
-
-// Signals come to the loop through a signalfd: blocked here, restored in
-// the child and when the run ends.
-struct BlockedSignals {
-    sigset_t old{};
-    int fd = -1;
-    BlockedSignals() {
-        sigset_t set;
-        sigemptyset(&set);
-        for (const int sig : {SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP})
-            sigaddset(&set, sig);
-        sigprocmask(SIG_BLOCK, &set, &old);
-        fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-    }
-    ~BlockedSignals() {
-        if (fd >= 0)
-            close(fd);
-        sigprocmask(SIG_SETMASK, &old, nullptr);
-    }
-    BlockedSignals(const BlockedSignals&) = delete;
-    BlockedSignals& operator=(const BlockedSignals&) = delete;
-};
 
 // --windows-order: the files, and whether the namespace can be had here.
 bool prepare_windows_order(OrderPlan& plan, TraceRun& run) {
@@ -135,9 +112,9 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
     }
     const std::string shim = find_shim(options.name_shim);
     const auto filter = connect_filter();
-    BlockedSignals signals;
+    const SignalGuard signals;
     SpawnPlan plan{options.command, environment_with(shim), &filter, order_ok ? &order : nullptr,
-                   signals.old};
+                   &signals};
     std::string error;
     s.t0 = std::chrono::steady_clock::now();
     const Spawned spawned = spawn_traced(plan, error);
@@ -146,6 +123,7 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
         return system_error("trace: " + error);
     }
     s.main_pid = spawned.pid;
+    forward_to(spawned.pid);
     s.threads[spawned.pid] = Thread{spawned.pid, true, {}};
     set_mode(s.run, spawned, shim);
     if (!spawned.order_error.empty()) {
@@ -154,7 +132,7 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
                                    "); the command ran with this machine's own files";
     }
     s.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-    serve(s, signals.fd, spawned.seized);
+    serve(s, signals.child_fd(), spawned.seized);
     close(s.epoll_fd);
     for (const auto& [tgid, pidfd] : s.pidfds)
         close(pidfd);

@@ -114,15 +114,12 @@ int pidfd_for(Session& s, int tgid) {
     return pidfd;
 }
 
-// A TCP stream socket? Asked on the duplicate: SO_TYPE and SO_PROTOCOL
-// only read, they clear nothing.
+// A TCP socket? Asked on the duplicate: SO_PROTOCOL only reads, it clears
+// nothing. TCP (and MPTCP) sockets are always SOCK_STREAM, so the protocol
+// alone answers for the type too, one syscall less per connect.
 bool is_tcp(int dup) {
-    int type = 0;
     int protocol = 0;
-    socklen_t len = sizeof type;
-    if (getsockopt(dup, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM)
-        return false;
-    len = sizeof protocol;
+    socklen_t len = sizeof protocol;
     if (getsockopt(dup, SOL_SOCKET, SO_PROTOCOL, &protocol, &len) != 0)
         return false;
     return protocol == IPPROTO_TCP || protocol == 262 /* IPPROTO_MPTCP */;
@@ -250,7 +247,10 @@ void connect_exit(Session& s, Thread& thread, std::int64_t rval) {
             return;
         }
     } else {
-        if (const auto t = tcp_state(p.dup)) // a failed one's count is already reset
+        // A failed connect's count is reset (tcp_disconnect()) before its
+        // exit: only an accepted one's is worth reading.
+        const auto t = rval == 0 ? tcp_state(p.dup) : std::nullopt;
+        if (t)
             c.syn_retransmits = std::max(c.syn_retransmits, t->retransmits);
         if (rval == 0) {
             c.outcome = TraceOutcome::accepted;

@@ -1,8 +1,9 @@
-// The tracer's loop: one epoll over a signalfd (SIGCHLD for every ptrace
-// stop and exit, and the signals to forward) and the duplicates of
+// The tracer's loop: a blocking waitpid() while only ptrace stops can
+// come, else one epoll over a signalfd for SIGCHLD and the duplicates of
 // non-blocking connects in flight. Every stop is resumed before the next
 // wait, so no traced thread is ever left stopped by loopcheck.
 #include "platform/linux/trace_session.hpp"
+#include "platform/linux/trace_signals.hpp"
 #include "platform/linux/trace_timing.hpp"
 
 #include <algorithm>
@@ -145,46 +146,44 @@ void on_exit(Session& s, int tid, int status) {
         forget_process(s, tid);
 }
 
-void drain_waits(Session& s, bool seized) {
+void on_wait_status(Session& s, pid_t tid, int status) {
+    if (WIFSTOPPED(status))
+        on_stop(s, tid, status);
+    else if (WIFEXITED(status) || WIFSIGNALED(status))
+        on_exit(s, tid, status);
+    if (s.main_exited)
+        command_exited();
+}
+
+void nothing_left(Session& s) {
+    s.threads.clear(); // ECHILD: nothing left to wait for
+    s.main_exited = true;
+}
+
+void drain_waits(Session& s, int flags) {
     int status = 0;
     pid_t tid = 0;
-    while ((tid = waitpid(-1, &status, WNOHANG | (seized ? __WALL : 0))) > 0) {
-        if (WIFSTOPPED(status))
-            on_stop(s, tid, status);
-        else if (WIFEXITED(status) || WIFSIGNALED(status))
-            on_exit(s, tid, status);
-    }
-    if (tid < 0 && errno == ECHILD) {
-        s.threads.clear(); // nothing left to wait for
-        if (!s.main_exited)
-            s.main_exited = true;
-    }
+    while ((tid = waitpid(-1, &status, WNOHANG | flags)) > 0)
+        on_wait_status(s, tid, status);
+    if (tid < 0 && errno == ECHILD)
+        nothing_left(s);
 }
 
-// Ctrl-C and Ctrl-\ from the terminal reach the command by themselves (it
-// is in loopcheck's process group); a SIGINT or SIGQUIT sent to loopcheck
-// alone by kill(), and SIGTERM and SIGHUP, are passed on to the command,
-// or, once it is gone, to what it left running.
-void on_signal(Session& s, const signalfd_siginfo& info) {
-    const int sig = static_cast<int>(info.ssi_signo);
-    if (sig == SIGCHLD)
-        return;
-    const bool from_terminal = info.ssi_code == SI_KERNEL;
-    if ((sig == SIGINT || sig == SIGQUIT) && from_terminal)
-        return;
-    if (!s.main_exited) {
-        kill(s.main_pid, sig);
-        return;
+// Signals caught while nothing could take them (before the command was
+// known, or after it exited): to the command, or to what it left running.
+void pass_on_signals(Session& s) {
+    const unsigned pending = take_signals();
+    for (int sig = 1; sig < 32; ++sig) {
+        if ((pending & (1U << static_cast<unsigned>(sig))) == 0)
+            continue;
+        if (!s.main_exited) {
+            kill(s.main_pid, sig);
+            continue;
+        }
+        for (const auto& [tid, t] : s.threads)
+            if (t.tgid == tid)
+                kill(tid, sig);
     }
-    for (const auto& [tid, t] : s.threads)
-        if (t.tgid == tid)
-            kill(tid, sig);
-}
-
-void read_signals(Session& s, int signal_fd) {
-    signalfd_siginfo info{};
-    while (read(signal_fd, &info, sizeof info) == sizeof info)
-        on_signal(s, info);
 }
 
 int wait_timeout(Session& s) {
@@ -197,26 +196,50 @@ int wait_timeout(Session& s) {
     return timeout;
 }
 
+// Nothing but stops to wait for: one blocking waitpid() per stop. A caught
+// signal ends it with EINTR.
+void wait_for_stop(Session& s, int flags) {
+    int status = 0;
+    const pid_t tid = waitpid(-1, &status, flags);
+    if (tid > 0)
+        on_wait_status(s, tid, status);
+    else if (errno == ECHILD)
+        nothing_left(s);
+}
+
+// Sockets in flight or tarpits to remove: epoll over them and SIGCHLD.
+void wait_for_any(Session& s, int child_fd, int timeout, int flags) {
+    epoll_event events[16];
+    const int n = epoll_wait(s.epoll_fd, events, 16, timeout);
+    for (int i = 0; i < n; ++i) {
+        if (events[i].data.fd == child_fd) {
+            signalfd_siginfo info[8];
+            (void)!read(child_fd, info, sizeof info);
+        } else {
+            on_watch_event(s, events[i].data.fd);
+        }
+    }
+    if (!s.watches.empty())
+        sweep_watches(s, false);
+    drain_waits(s, flags);
+}
+
 } // namespace
 
-void serve(Session& s, int signal_fd, bool seized) {
+void serve(Session& s, int child_fd, bool seized) {
+    const int flags = seized ? __WALL : 0;
     epoll_event ev{};
     ev.events = EPOLLIN;
-    ev.data.fd = signal_fd;
-    epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, signal_fd, &ev);
-    drain_waits(s, seized);
+    ev.data.fd = child_fd;
+    epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, child_fd, &ev);
+    drain_waits(s, flags);
     while (!(s.main_exited && s.threads.empty())) {
-        epoll_event events[16];
-        const int n = epoll_wait(s.epoll_fd, events, 16, wait_timeout(s));
-        for (int i = 0; i < n; ++i) {
-            if (events[i].data.fd == signal_fd)
-                read_signals(s, signal_fd);
-            else
-                on_watch_event(s, events[i].data.fd);
-        }
-        if (!s.watches.empty())
-            sweep_watches(s, false);
-        drain_waits(s, seized);
+        pass_on_signals(s);
+        const int timeout = wait_timeout(s);
+        if (timeout < 0)
+            wait_for_stop(s, flags);
+        else
+            wait_for_any(s, child_fd, timeout, flags);
     }
     sweep_watches(s, true);
 }

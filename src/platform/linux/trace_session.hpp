@@ -93,9 +93,9 @@ void sweep_watches(Session& s, bool all);
 void forget_process(Session& s, int tgid);
 
 // trace_loop.cpp: serves every stop of every traced thread, the watched
-// sockets and the signals loopcheck receives (read from `signal_fd`), until
-// the command and every process it started have exited.
-void serve(Session& s, int signal_fd, bool seized);
+// sockets (with SIGCHLD read from `child_fd`) and the signals loopcheck
+// caught, until the command and every process it started have exited.
+void serve(Session& s, int child_fd, bool seized);
 
 // trace_tracee.cpp: reading a tracee.
 /// Up to `max` bytes of the tracee's memory at `address` (process_vm_readv).

@@ -55,7 +55,7 @@ void report(int fd, char tag, const char* step, int err) noexcept {
     // The mask last: a signal that comes before the exec waits for the
     // program, so the parent is never left reading this pipe from a child
     // stopped at a signal.
-    sigprocmask(SIG_SETMASK, &plan.mask, nullptr);
+    plan.signals->restore_in_child();
     execvpe(argv[0], argv, envp);
     report(back, 'E', argv[0], errno);
     _exit(127);

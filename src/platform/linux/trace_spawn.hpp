@@ -2,9 +2,9 @@
 #pragma once
 
 #include "platform/linux/trace_order.hpp"
+#include "platform/linux/trace_signals.hpp"
 
 #include <linux/filter.h>
-#include <signal.h>
 #include <string>
 #include <vector>
 
@@ -16,8 +16,8 @@ struct SpawnPlan {
     std::vector<std::string> command;
     std::vector<std::string> environment; ///< NAME=value, LD_PRELOAD included
     const std::vector<sock_filter>* filter = nullptr;
-    const OrderPlan* order = nullptr; ///< --windows-order, when it can run
-    sigset_t mask{};                  ///< the signal mask the command starts with
+    const OrderPlan* order = nullptr;     ///< --windows-order, when it can run
+    const SignalGuard* signals = nullptr; ///< loopcheck's own, restored for the command
 };
 
 /// What starting it gave.
