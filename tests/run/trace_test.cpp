@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <csignal>
+#include <cstdio>
 #include <netinet/in.h>
 #include <set>
 #include <string>
@@ -158,9 +159,47 @@ TEST_CASE("the command's exit status and the signal that ended it are recorded",
     CHECK(killed.exit_signal == SIGABRT);
 }
 
-TEST_CASE("SIGTERM sent to loopcheck is passed on to the command", "[trace]") {
-    const TraceRun run = trace({helper, "term-parent"});
-    CHECK(run.exit_signal == SIGTERM);
+TEST_CASE("SIGTERM, SIGHUP and a SIGINT sent to loopcheck by kill() are passed on to the "
+          "command",
+          "[trace]") {
+    for (const int sig : {SIGTERM, SIGHUP, SIGINT}) {
+        const TraceRun run = trace({helper, "signal-parent", std::to_string(sig)});
+        CHECK(run.exit_signal == sig);
+    }
+}
+
+TEST_CASE("a non-blocking connect the program closes while SYN_SENT is abandoned", "[trace]") {
+    // A listener whose one queue place is taken: further SYNs are dropped.
+    Port full(false);
+    REQUIRE(listen(full.fd, 0) == 0);
+    const int filler = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(full.port));
+    REQUIRE(connect(filler, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    const TraceRun run = trace({helper, "abandon", "127.0.0.1", full.text()});
+    close(filler);
+    REQUIRE(run.connects.size() == 1);
+    CHECK(run.connects[0].nonblocking);
+    CHECK(run.connects[0].outcome == TraceOutcome::abandoned);
+}
+
+TEST_CASE("where ptrace is refused the command runs untraced and the run says why", "[trace]") {
+    // A tracer under a tracer: the inner one's PTRACE_SEIZE fails (its child
+    // is already traced by the outer one), as under Yama's ptrace_scope 3.
+    const std::string log = "/tmp/loopcheck-trace-test-" + std::to_string(getpid());
+    const TraceRun outer = trace(
+        {"sh", "-c", std::string(LOOPCHECK_TRACE_RUN) + " -- " + helper + " exit 4 2>" + log});
+    CHECK(outer.exit_status == 4); // the command ran
+    CHECK_FALSE(outer.self_tracing_pids.empty());
+    std::string text(4096, '\0');
+    FILE* f = std::fopen(log.c_str(), "r");
+    REQUIRE(f != nullptr);
+    text.resize(std::fread(text.data(), 1, text.size(), f));
+    std::fclose(f);
+    std::remove(log.c_str());
+    CHECK(text.find("mode: tracing was refused: ptrace() was refused") != std::string::npos);
 }
 
 TEST_CASE("UDP and non-loopback connects are counted, not recorded", "[trace]") {

@@ -10,7 +10,8 @@
 //   trace_helper background ADDR PORT MS      a child connects after MS ms; the parent exits
 //   trace_helper udp ADDR PORT                a UDP "connect" (not TCP: not recorded)
 //   trace_helper resolve NAME PORT            getaddrinfo, then each address in turn
-//   trace_helper exit N | raise SIG | term-parent | self-trace | io-uring
+//   trace_helper abandon ADDR PORT            a non-blocking connect closed while SYN_SENT
+//   trace_helper exit N | raise SIG | signal-parent SIG | self-trace | io-uring
 #include <arpa/inet.h>
 #include <cerrno>
 #include <csignal>
@@ -124,8 +125,8 @@ int main(int argc, char** argv) {
         raise(std::atoi(argv[2]));
         return 0;
     }
-    if (mode == "term-parent") { // loopcheck gets SIGTERM and must pass it on
-        kill(getppid(), SIGTERM);
+    if (mode == "signal-parent" && argc == 3) { // loopcheck must pass it on
+        kill(getppid(), std::atoi(argv[2]));
         sleep(20);
         return 0;
     }
@@ -143,6 +144,14 @@ int main(int argc, char** argv) {
         return expect(blocking_connect(ss, len), argv[4]);
     if (mode == "nonblocking" && argc == 5)
         return expect(nonblocking_connect(ss, len), argv[4]);
+    if (mode == "abandon") {
+        const int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        connect(fd, reinterpret_cast<const sockaddr*>(&ss), len);
+        usleep(200 * 1000);
+        close(fd);
+        usleep(300 * 1000); // the tracer notices the close while the program runs
+        return 0;
+    }
     if (mode == "udp")
         return blocking_connect(ss, len, SOCK_DGRAM) == 0 ? 0 : 3;
     if (mode == "threads" && argc == 5) {
