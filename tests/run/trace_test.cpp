@@ -257,6 +257,18 @@ TEST_CASE("--windows-timing: a refused connect is refused after resent SYNs, and
     CHECK(nonblocking.connects[0].outcome == TraceOutcome::refused);
     CHECK(nonblocking.connects[0].syn_retransmits >= 1);
     CHECK(nonblocking.connects[0].program_errno == ECONNREFUSED);
+    CHECK(nonblocking.windows_timing_note.empty());
+}
+
+TEST_CASE("--windows-timing says which refusals it could not slow", "[trace]") {
+    Port bound(false); // bound, not listening: the tracer cannot take it
+    const TraceRun run =
+        trace({helper, "blocking", "127.0.0.1", bound.text(), "refused"}, false, true);
+    REQUIRE(run.connects.size() == 1);
+    CHECK(run.connects[0].outcome == TraceOutcome::refused);
+    CHECK(run.connects[0].syn_retransmits == 0);
+    CHECK(run.windows_timing_note.find("1 refused connect (e.g. to 127.0.0.1:" + bound.text()) !=
+          std::string::npos);
 }
 
 TEST_CASE("a command that cannot be run is an error, not a run", "[trace]") {

@@ -75,6 +75,26 @@ bool prepare_windows_order(OrderPlan& plan, TraceRun& run) {
     return false;
 }
 
+// --windows-timing slows a refusal by taking the refused address for a
+// moment; where another socket is bound there without listening, it
+// cannot, and those refusals cost here what they cost on Linux.
+std::string timing_note(const Session& s) {
+    std::size_t refused = 0;
+    std::string example;
+    for (const std::size_t i : s.not_slowed) {
+        const TraceConnect& c = s.run.connects[i];
+        if (c.outcome != TraceOutcome::refused)
+            continue;
+        ++refused;
+        example = endpoint_string(c.destination);
+    }
+    if (refused == 0)
+        return {};
+    return fmt::format("{} refused connect{} (e.g. to {}) could not be slowed: a socket that does "
+                       "not listen is bound to that address",
+                       refused, refused == 1 ? "" : "s", example);
+}
+
 void set_mode(TraceRun& run, const Spawned& spawned, const std::string& shim) {
     if (spawned.traced) {
         run.mode = TraceMode::seccomp_ptrace;
@@ -137,6 +157,7 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
     for (const auto& [tgid, pidfd] : s.pidfds)
         close(pidfd);
     cleanup_order(order);
+    s.run.windows_timing_note = timing_note(s);
     if (!spawned.exec_error.empty())
         return usage_error(fmt::format("trace: cannot run {}", spawned.exec_error));
     return std::move(s.run);

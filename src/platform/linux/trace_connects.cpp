@@ -211,8 +211,8 @@ bool on_connect_entry(Session& s, int tid, const std::uint64_t args[6]) {
     const std::size_t index = s.run.connects.size() - 1;
     s.last_connect[fd_key(thread.tgid, fd)] = index;
     thread.pending = PendingExit{PendingExit::Kind::connect, index, fd, dup, 0, false};
-    if (s.timing != nullptr)
-        timing_before_connect(*s.timing, dup, index, s.run.connects[index]);
+    if (s.timing != nullptr && !timing_before_connect(*s.timing, dup, index, s.run.connects[index]))
+        s.not_slowed.push_back(index);
     return true;
 }
 

@@ -152,7 +152,7 @@ TimingPtr start_timing() {
     return TimingPtr(new Timing, [](Timing* t) { delete t; });
 }
 
-void timing_before_connect(Timing& t, int dup, std::size_t index, const TraceConnect& c) {
+bool timing_before_connect(Timing& t, int dup, std::size_t index, const TraceConnect& c) {
     Address a = c.destination;
     auto existing = std::find_if(t.tarpits.begin(), t.tarpits.end(),
                                  [&](const Tarpit& p) { return p.address == a; });
@@ -161,16 +161,17 @@ void timing_before_connect(Timing& t, int dup, std::size_t index, const TraceCon
     } else if (auto made = make_tarpit(a)) {
         t.tarpits.push_back(*made);
     } else {
-        return;
+        return false;
     }
     Held h{index, a, fcntl(dup, F_DUPFD_CLOEXEC, 0), 0, Clock::now() + tarpit_hold};
     if (h.socket < 0)
-        return;
+        return true; // the tarpit alone: refused after 3 s, not 2
     socklen_t len = sizeof h.old_user_timeout;
     getsockopt(h.socket, IPPROTO_TCP, TCP_USER_TIMEOUT, &h.old_user_timeout, &len);
     setsockopt(h.socket, IPPROTO_TCP, TCP_USER_TIMEOUT, &windows_refusal_ms,
                sizeof windows_refusal_ms);
     t.held.push_back(h);
+    return true;
 }
 
 void timing_after_connect(Timing& t, std::size_t index) {

@@ -17,8 +17,10 @@ using TimingPtr = std::unique_ptr<Timing, void (*)(Timing*)>;
 TimingPtr start_timing();
 /// At a connect()'s seccomp stop, before its SYN: when nothing listens on
 /// the destination, a tarpit takes the port for this connect (see the .cpp).
-/// `dup` is the tracer's duplicate of the program's socket.
-void timing_before_connect(Timing& t, int dup, std::size_t index, const TraceConnect& c);
+/// `dup` is the tracer's duplicate of the program's socket. False when
+/// the address was taken (something is bound there) and the connect runs
+/// at Linux's own speed.
+bool timing_before_connect(Timing& t, int dup, std::size_t index, const TraceConnect& c);
 /// The connect `index` ended: what it held goes.
 void timing_after_connect(Timing& t, std::size_t index);
 /// Does what is due now (tarpits to remove; the SYNs each held connect
