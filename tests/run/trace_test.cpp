@@ -168,20 +168,43 @@ TEST_CASE("SIGTERM, SIGHUP and a SIGINT sent to loopcheck by kill() are passed o
     }
 }
 
+namespace {
+
+// A listener on 127.0.0.1 whose one accept-queue place is taken: the SYNs
+// of every further connect are dropped, so it stays SYN_SENT.
+struct FullListener {
+    Port port{false};
+    int filler = socket(AF_INET, SOCK_STREAM, 0);
+    FullListener() {
+        REQUIRE(listen(port.fd, 0) == 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        a.sin_port = htons(static_cast<std::uint16_t>(port.port));
+        REQUIRE(connect(filler, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    }
+    ~FullListener() { close(filler); }
+    FullListener(const FullListener&) = delete;
+    FullListener& operator=(const FullListener&) = delete;
+};
+
+} // namespace
+
 TEST_CASE("a non-blocking connect the program closes while SYN_SENT is abandoned", "[trace]") {
-    // A listener whose one queue place is taken: further SYNs are dropped.
-    Port full(false);
-    REQUIRE(listen(full.fd, 0) == 0);
-    const int filler = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<std::uint16_t>(full.port));
-    REQUIRE(connect(filler, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-    const TraceRun run = trace({helper, "abandon", "127.0.0.1", full.text()});
-    close(filler);
+    const FullListener full;
+    const TraceRun run = trace({helper, "abandon", "127.0.0.1", full.port.text()});
     REQUIRE(run.connects.size() == 1);
     CHECK(run.connects[0].nonblocking);
+    CHECK(run.connects[0].outcome == TraceOutcome::abandoned);
+}
+
+TEST_CASE("a blocking connect a signal interrupts (EINTR) is watched on, and abandoned when "
+          "the program closes it",
+          "[trace]") {
+    const FullListener full;
+    const TraceRun run = trace({helper, "eintr", "127.0.0.1", full.port.text()});
+    CHECK(run.exit_status == 0); // 3: the program did not read EINTR
+    REQUIRE(run.connects.size() == 1);
     CHECK(run.connects[0].outcome == TraceOutcome::abandoned);
 }
 

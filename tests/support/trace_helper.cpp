@@ -11,6 +11,8 @@
 //   trace_helper udp ADDR PORT                a UDP "connect" (not TCP: not recorded)
 //   trace_helper resolve NAME PORT            getaddrinfo, then each address in turn
 //   trace_helper abandon ADDR PORT            a non-blocking connect closed while SYN_SENT
+//   trace_helper eintr ADDR PORT              a blocking connect interrupted by a signal
+//                                             (EINTR, no SA_RESTART), then closed
 //   trace_helper exit N | raise SIG | signal-parent SIG | self-trace | io-uring
 #include <arpa/inet.h>
 #include <cerrno>
@@ -24,6 +26,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -151,6 +154,19 @@ int main(int argc, char** argv) {
         close(fd);
         usleep(300 * 1000); // the tracer notices the close while the program runs
         return 0;
+    }
+    if (mode == "eintr") {
+        struct sigaction action {};
+        action.sa_handler = [](int) {};
+        sigaction(SIGALRM, &action, nullptr); // no SA_RESTART: connect() fails with EINTR
+        itimerval timer{};
+        timer.it_value.tv_usec = 150 * 1000;
+        setitimer(ITIMER_REAL, &timer, nullptr);
+        const int fd = socket(ss.ss_family, SOCK_STREAM, 0);
+        const int err = connect(fd, reinterpret_cast<const sockaddr*>(&ss), len) == 0 ? 0 : errno;
+        close(fd);
+        usleep(300 * 1000);
+        return err == EINTR ? 0 : 3;
     }
     if (mode == "udp")
         return blocking_connect(ss, len, SOCK_DGRAM) == 0 ? 0 : 3;

@@ -180,8 +180,11 @@ void finish_duration(Session& s, TraceConnect& c) {
 bool on_connect_entry(Session& s, int tid, const std::uint64_t args[6]) {
     Thread& thread = s.threads[tid];
     const int fd = static_cast<int>(args[0]);
-    if (thread.pending.restarting && thread.pending.fd == fd)
-        return true; // the same connect, restarted after a signal handler
+    if (thread.pending.restarting && thread.pending.fd == fd) {
+        thread.pending.restarting = false;
+        return true; // the same connect, rerun after a signal handler
+    }
+    thread.pending = PendingExit{}; // an interrupted one not rerun: its watch goes on
     const std::size_t len = std::min<std::uint64_t>(args[2], name_record_max_size);
     const auto raw = read_memory(tid, args[1], len);
     if (fd == -1) {
@@ -227,39 +230,72 @@ bool on_so_error_entry(Session& s, int tid, const std::uint64_t args[6]) {
 
 namespace {
 
+// Watches the duplicate in the tracer's epoll; the watch owns it.
+void watch(Session& s, int tgid, const PendingExit& p) {
+    s.watches[p.dup] = Watch{p.connect, tgid, p.fd, fd_inode(tgid, p.fd)};
+    epoll_event ev{};
+    ev.events = EPOLLOUT | EPOLLERR | EPOLLHUP;
+    ev.data.fd = p.dup;
+    epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, p.dup, &ev);
+}
+
+// A blocking connect's result, from the syscall's return.
+void take_return(Session& s, TraceConnect& c, int dup, std::int64_t rval) {
+    // A failed connect's count is reset (tcp_disconnect()) before its exit:
+    // only an accepted one's is worth reading.
+    const auto t = rval == 0 && dup >= 0 ? tcp_state(dup) : std::nullopt;
+    if (t)
+        c.syn_retransmits = std::max(c.syn_retransmits, t->retransmits);
+    if (rval == 0) {
+        c.outcome = TraceOutcome::accepted;
+    } else {
+        set_error_outcome(c, static_cast<int>(-rval));
+        c.program_errno = static_cast<int>(-rval);
+    }
+    finish_duration(s, c);
+}
+
+bool is_restart(std::int64_t rval) {
+    // ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK:
+    // a signal came; the kernel reruns the call after the handler, or the
+    // program gets EINTR while the handshake goes on.
+    return rval == -512 || rval == -513 || rval == -514 || rval == -516;
+}
+
 void connect_exit(Session& s, Thread& thread, std::int64_t rval) {
     PendingExit& p = thread.pending;
-    if (rval == -512 || rval == -513 || rval == -514 || rval == -516) {
-        p.restarting = true; // ERESTART*: the kernel runs it again after the handler
+    TraceConnect& c = s.run.connects[p.connect];
+    if (is_restart(rval)) {
+        if (p.dup >= 0)
+            watch(s, thread.tgid, p); // its outcome comes on, rerun or not
+        p.dup = -1;
+        p.restarting = true;
         return;
     }
-    TraceConnect& c = s.run.connects[p.connect];
+    if (p.dup < 0) { // the rerun of an interrupted connect: the watch ends with it
+        for (const auto& [dup, w] : s.watches)
+            if (w.connect == p.connect) {
+                end_watch(s, dup);
+                break;
+            }
+        take_return(s, c, -1, rval);
+        if (s.timing != nullptr)
+            timing_after_connect(*s.timing, p.connect);
+        p = PendingExit{};
+        return;
+    }
     if (rval == -EINPROGRESS) {
         c.nonblocking = true;
         const auto t = tcp_state(p.dup);
         if (!t || !decide(c, *t)) {
-            s.watches[p.dup] = Watch{p.connect, thread.tgid, p.fd, fd_inode(thread.tgid, p.fd)};
-            epoll_event ev{};
-            ev.events = EPOLLOUT | EPOLLERR | EPOLLHUP;
-            ev.data.fd = p.dup;
-            epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, p.dup, &ev);
+            watch(s, thread.tgid, p);
             p = PendingExit{};
             return;
         }
+        finish_duration(s, c);
     } else {
-        // A failed connect's count is reset (tcp_disconnect()) before its
-        // exit: only an accepted one's is worth reading.
-        const auto t = rval == 0 ? tcp_state(p.dup) : std::nullopt;
-        if (t)
-            c.syn_retransmits = std::max(c.syn_retransmits, t->retransmits);
-        if (rval == 0) {
-            c.outcome = TraceOutcome::accepted;
-        } else {
-            set_error_outcome(c, static_cast<int>(-rval));
-            c.program_errno = static_cast<int>(-rval);
-        }
+        take_return(s, c, p.dup, rval);
     }
-    finish_duration(s, c);
     if (s.timing != nullptr)
         timing_after_connect(*s.timing, p.connect);
     close(p.dup);

@@ -140,8 +140,11 @@ void on_exit(Session& s, int tid, int status) {
     }
     const auto it = s.threads.find(tid);
     const bool leader = it == s.threads.end() || it->second.tgid == tid;
-    if (it != s.threads.end())
+    if (it != s.threads.end()) {
+        if (it->second.pending.dup >= 0) // died inside a connect: outcome unknown
+            close(it->second.pending.dup);
         s.threads.erase(it);
+    }
     if (leader)
         forget_process(s, tid);
 }
