@@ -10,9 +10,12 @@
 #include <csignal>
 #include <cstdio>
 #include <netinet/in.h>
+#include <poll.h>
+#include <pty.h>
 #include <set>
 #include <string>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -189,6 +192,64 @@ struct FullListener {
 };
 
 } // namespace
+
+namespace {
+
+// Has `pid`'s child exec'd the helper?
+bool runs_helper(pid_t pid) {
+    const std::string children =
+        "/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children";
+    FILE* f = std::fopen(children.c_str(), "r");
+    if (f == nullptr)
+        return false;
+    int child = 0;
+    const bool found = std::fscanf(f, "%d", &child) == 1;
+    std::fclose(f);
+    if (!found)
+        return false;
+    char exe[4096];
+    const std::string link = "/proc/" + std::to_string(child) + "/exe";
+    const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
+    return n > 0 && std::string(exe, static_cast<std::size_t>(n)) == helper;
+}
+
+} // namespace
+
+TEST_CASE("Ctrl-C on the terminal reaches the command, once, and the tracer reports its end",
+          "[trace]") {
+    // The tracer (loopcheck_trace_run) in a terminal of its own; ^C makes
+    // the terminal send SIGINT to its foreground process group, which holds
+    // both the tracer and the command.
+    int terminal = -1;
+    const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const std::string run = LOOPCHECK_TRACE_RUN;
+        execl(run.c_str(), run.c_str(), "--", helper.c_str(), "sleep", "20000", nullptr);
+        _exit(127);
+    }
+    std::string out;
+    char buffer[512];
+    pollfd p{terminal, POLLIN, 0};
+    // The tracer says nothing until the end: wait until the command runs
+    // (the tracer's child has exec'd the helper).
+    for (int i = 0; i < 200 && !runs_helper(pid); ++i)
+        usleep(50 * 1000);
+    REQUIRE(write(terminal, "\x03", 1) == 1);
+    while (poll(&p, 1, 15000) > 0) {
+        const ssize_t n = read(terminal, buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(terminal);
+    INFO(out);
+    CHECK(out.find("signal 2") != std::string::npos); // the command died of SIGINT
+    REQUIRE(WIFEXITED(status));                       // and the tracer did not
+    CHECK(WEXITSTATUS(status) == 128 + SIGINT);
+}
 
 TEST_CASE("a non-blocking connect the program closes while SYN_SENT is abandoned", "[trace]") {
     const FullListener full;

@@ -13,7 +13,7 @@
 //   trace_helper abandon ADDR PORT            a non-blocking connect closed while SYN_SENT
 //   trace_helper eintr ADDR PORT              a blocking connect interrupted by a signal
 //                                             (EINTR, no SA_RESTART), then closed
-//   trace_helper exit N | raise SIG | signal-parent SIG | self-trace | io-uring
+//   trace_helper exit N | raise SIG | signal-parent SIG | self-trace | io-uring | sleep MS
 #include <arpa/inet.h>
 #include <cerrno>
 #include <csignal>
@@ -131,6 +131,10 @@ int main(int argc, char** argv) {
     if (mode == "signal-parent" && argc == 3) { // loopcheck must pass it on
         kill(getppid(), std::atoi(argv[2]));
         sleep(20);
+        return 0;
+    }
+    if (mode == "sleep" && argc == 3) {
+        usleep(static_cast<useconds_t>(std::atoi(argv[2])) * 1000);
         return 0;
     }
     if (mode == "self-trace")
