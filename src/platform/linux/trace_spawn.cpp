@@ -40,6 +40,11 @@ void report(int fd, char tag, const char* step, int err) noexcept {
 
 [[noreturn]] void child(const SpawnPlan& plan, char* const argv[], char* const envp[], int go,
                         int back) noexcept {
+    // Every signal held until the exec: a stopped child (a ptrace
+    // signal-delivery stop) would leave the parent reading its pipe.
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, nullptr);
     char mode = 0;
     if (read(go, &mode, 1) != 1)
         _exit(127); // the parent is gone
