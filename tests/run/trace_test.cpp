@@ -104,7 +104,7 @@ TEST_CASE("a non-blocking connect's refusal is seen on the tracer's duplicate, a
     CHECK(c.program_errno == ECONNREFUSED);
 }
 
-TEST_CASE("connects to a listener are accepted, blocking or not; a v4-mapped address is "
+TEST_CASE("connects to a listener are accepted, blocking or not, and a v4-mapped address is "
           "reported as IPv4",
           "[trace]") {
     Port open(true);
@@ -309,7 +309,8 @@ TEST_CASE("the shim names the connects to what getaddrinfo() answered for localh
     }
 }
 
-TEST_CASE("--windows-order: localhost resolves ::1 first for the command", "[trace]") {
+TEST_CASE("Windows' order (--windows-order): localhost resolves ::1 first for the command",
+          "[trace]") {
     Port closed(false);
     const TraceRun run = trace({helper, "resolve", "localhost", closed.text()}, true);
     if (!run.windows_order)
@@ -319,7 +320,8 @@ TEST_CASE("--windows-order: localhost resolves ::1 first for the command", "[tra
     CHECK(run.connects[1].destination.family == loopcheck::Family::ipv4);
 }
 
-TEST_CASE("--windows-timing: a refused connect is refused after resent SYNs, and the program "
+TEST_CASE("Windows' timing (--windows-timing): a refused connect is refused after resent SYNs, and "
+          "the program "
           "still reads ECONNREFUSED",
           "[trace]") {
     // A port nothing is bound to on ::1 (the tarpit must be able to take
@@ -344,7 +346,7 @@ TEST_CASE("--windows-timing: a refused connect is refused after resent SYNs, and
     CHECK(nonblocking.windows_timing_note.empty());
 }
 
-TEST_CASE("--windows-timing says which refusals it could not slow", "[trace]") {
+TEST_CASE("Windows' timing (--windows-timing) says which refusals it could not slow", "[trace]") {
     Port bound(false); // bound, not listening: the tracer cannot take it
     const TraceRun run =
         trace({helper, "blocking", "127.0.0.1", bound.text(), "refused"}, false, true);
