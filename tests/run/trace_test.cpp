@@ -269,21 +269,30 @@ TEST_CASE("a blocking connect a signal interrupts (EINTR) is watched on, and aba
     CHECK(run.connects[0].outcome == TraceOutcome::abandoned);
 }
 
-TEST_CASE("where ptrace is refused the command runs untraced and the run says why", "[trace]") {
+TEST_CASE("where ptrace is refused the preload shim records the connects, and the run says "
+          "why",
+          "[trace]") {
     // A tracer under a tracer: the inner one's PTRACE_SEIZE fails (its child
     // is already traced by the outer one), as under Yama's ptrace_scope 3.
+    Port closed(false);
     const std::string log = "/tmp/loopcheck-trace-test-" + std::to_string(getpid());
-    const TraceRun outer = trace(
-        {"sh", "-c", std::string(LOOPCHECK_TRACE_RUN) + " -- " + helper + " exit 4 2>" + log});
+    const TraceRun outer =
+        trace({"sh", "-c",
+               std::string(LOOPCHECK_TRACE_RUN) + " --windows-timing -- " + helper +
+                   " resolve localhost " + closed.text() + " 2>" + log + "; exit 4"});
     CHECK(outer.exit_status == 4); // the command ran
     CHECK_FALSE(outer.self_tracing_pids.empty());
-    std::string text(4096, '\0');
+    std::string text(8192, '\0');
     FILE* f = std::fopen(log.c_str(), "r");
     REQUIRE(f != nullptr);
     text.resize(std::fread(text.data(), 1, text.size(), f));
     std::fclose(f);
     std::remove(log.c_str());
+    INFO(text);
     CHECK(text.find("mode: tracing was refused: ptrace() was refused") != std::string::npos);
+    CHECK(text.find("the preload shim recorded") != std::string::npos);
+    CHECK(text.find(":" + closed.text() + " name localhost refused") != std::string::npos);
+    CHECK(text.find("timing: not applied") != std::string::npos);
 }
 
 TEST_CASE("UDP and non-loopback connects are counted, not recorded", "[trace]") {

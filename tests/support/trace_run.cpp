@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mode: %s\n", run->mode_reason.c_str());
     if (!run->windows_order_note.empty())
         std::fprintf(stderr, "order: %s\n", run->windows_order_note.c_str());
+    if (!run->windows_timing_note.empty())
+        std::fprintf(stderr, "timing: %s\n", run->windows_timing_note.c_str());
     for (const auto& c : run->connects)
         std::fprintf(stderr,
                      "connect %8.1f ms pid %d %s %s%s%s %s %.1f ms syn-retx %u program-errno %d\n",

@@ -5,6 +5,7 @@
 
 #include "platform/linux/trace_filter.hpp"
 #include "platform/linux/trace_order.hpp"
+#include "platform/linux/trace_preload.hpp"
 #include "platform/linux/trace_session.hpp"
 #include "platform/linux/trace_signals.hpp"
 #include "platform/linux/trace_spawn.hpp"
@@ -95,7 +96,7 @@ std::string timing_note(const Session& s) {
                        refused, refused == 1 ? "" : "s", example);
 }
 
-void set_mode(TraceRun& run, const Spawned& spawned, const std::string& shim) {
+void set_mode(TraceRun& run, const Spawned& spawned, const std::string& shim, bool preload) {
     if (spawned.traced) {
         run.mode = TraceMode::seccomp_ptrace;
         run.mode_reason =
@@ -105,9 +106,18 @@ void set_mode(TraceRun& run, const Spawned& spawned, const std::string& shim) {
                 : "seccomp and ptrace, with the getaddrinfo shim for names";
         return;
     }
+    if (preload) {
+        run.mode = TraceMode::preload;
+        run.mode_reason = fmt::format(
+            "tracing was refused: {}; the preload shim recorded the connects of dynamically "
+            "linked programs (statically linked ones, such as Go's, were not seen)",
+            spawned.not_traced);
+        return;
+    }
     run.mode = TraceMode::none;
     run.mode_reason =
-        fmt::format("tracing was refused: {}; the command ran untraced", spawned.not_traced);
+        fmt::format("tracing was refused: {}; the command ran untraced{}", spawned.not_traced,
+                    shim.empty() ? " (and no preload shim beside loopcheck)" : "");
 }
 
 } // namespace
@@ -133,8 +143,13 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
     const std::string shim = find_shim(options.name_shim);
     const auto filter = connect_filter();
     const SignalGuard signals;
-    SpawnPlan plan{options.command, environment_with(shim), &filter, order_ok ? &order : nullptr,
-                   &signals};
+    const PreloadLog preload_log;
+    SpawnPlan plan{options.command, environment_with(shim),      {},
+                   &filter,         order_ok ? &order : nullptr, &signals};
+    if (!shim.empty() && !preload_log.path().empty()) {
+        plan.preload_environment = plan.environment;
+        plan.preload_environment.push_back("LOOPCHECK_TRACE_LOG=" + preload_log.path());
+    }
     std::string error;
     s.t0 = std::chrono::steady_clock::now();
     const Spawned spawned = spawn_traced(plan, error);
@@ -145,7 +160,8 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
     s.main_pid = spawned.pid;
     forward_to(spawned.pid);
     s.threads[spawned.pid] = Thread{spawned.pid, true, {}};
-    set_mode(s.run, spawned, shim);
+    const bool preload = !spawned.traced && !plan.preload_environment.empty();
+    set_mode(s.run, spawned, shim, preload);
     if (!spawned.order_error.empty()) {
         s.run.windows_order = false;
         s.run.windows_order_note = "Windows' order for localhost failed (" + spawned.order_error +
@@ -157,7 +173,15 @@ Result<TraceRun> trace_command(const TraceOptions& options) {
     for (const auto& [tgid, pidfd] : s.pidfds)
         close(pidfd);
     cleanup_order(order);
-    s.run.windows_timing_note = timing_note(s);
+    if (preload)
+        s.run.connects = read_preload_log(preload_log.path(), s.t0);
+    if (options.windows_timing && !spawned.traced) {
+        s.run.windows_timing = false;
+        s.run.windows_timing_note = "not applied: slowing a refusal needs the tracer, which was "
+                                    "refused";
+    } else {
+        s.run.windows_timing_note = timing_note(s);
+    }
     if (!spawned.exec_error.empty())
         return usage_error(fmt::format("trace: cannot run {}", spawned.exec_error));
     return std::move(s.run);

@@ -71,7 +71,7 @@ struct Session {
     std::unordered_map<int, std::vector<ResolvedName>> names; ///< by tgid
     /// The last connect on each (tgid, fd), for the program's SO_ERROR.
     std::unordered_map<std::uint64_t, std::size_t> last_connect;
-    Timing* timing = nullptr; ///< --windows-timing, else null
+    Timing* timing = nullptr;            ///< --windows-timing, else null
     std::vector<std::size_t> not_slowed; ///< connects --windows-timing could not slow
 
     [[nodiscard]] double ms_since_start(std::chrono::steady_clock::time_point t) const {

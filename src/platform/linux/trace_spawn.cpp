@@ -38,8 +38,8 @@ void report(int fd, char tag, const char* step, int err) noexcept {
     (void)!write(fd, line, n);
 }
 
-[[noreturn]] void child(const SpawnPlan& plan, char* const argv[], char* const envp[], int go,
-                        int back) noexcept {
+[[noreturn]] void child(const SpawnPlan& plan, char* const argv[], char* const envp[],
+                        char* const preload_envp[], int go, int back) noexcept {
     // Every signal held until the exec: a stopped child (a ptrace
     // signal-delivery stop) would leave the parent reading its pipe.
     sigset_t all;
@@ -61,7 +61,7 @@ void report(int fd, char tag, const char* step, int err) noexcept {
     // program, so the parent is never left reading this pipe from a child
     // stopped at a signal.
     plan.signals->restore_in_child();
-    execvpe(argv[0], argv, envp);
+    execvpe(argv[0], argv, mode == 'T' || preload_envp[0] == nullptr ? envp : preload_envp);
     report(back, 'E', argv[0], errno);
     _exit(127);
 }
@@ -118,6 +118,10 @@ Spawned spawn_traced(const SpawnPlan& plan, std::string& error) {
     for (const auto& e : plan.environment)
         envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
+    std::vector<char*> preload_envp;
+    for (const auto& e : plan.preload_environment)
+        preload_envp.push_back(const_cast<char*>(e.c_str()));
+    preload_envp.push_back(nullptr);
     int go[2];
     int back[2];
     if (pipe2(go, O_CLOEXEC) != 0 || pipe2(back, O_CLOEXEC) != 0) {
@@ -127,7 +131,7 @@ Spawned spawn_traced(const SpawnPlan& plan, std::string& error) {
     Spawned s;
     s.pid = fork();
     if (s.pid == 0)
-        child(plan, argv.data(), envp.data(), go[0], back[1]);
+        child(plan, argv.data(), envp.data(), preload_envp.data(), go[0], back[1]);
     close(back[1]);
     if (s.pid < 0) {
         error = fmt::format("fork: {}", std::strerror(errno));

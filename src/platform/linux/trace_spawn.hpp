@@ -15,6 +15,9 @@ namespace loopcheck::platform::trace {
 struct SpawnPlan {
     std::vector<std::string> command;
     std::vector<std::string> environment; ///< NAME=value, LD_PRELOAD included
+    /// The same with LOOPCHECK_TRACE_LOG, for the preload mode: the child
+    /// takes it when the tracer cannot trace it. Empty: no preload mode.
+    std::vector<std::string> preload_environment;
     const std::vector<sock_filter>* filter = nullptr;
     const OrderPlan* order = nullptr;     ///< --windows-order, when it can run
     const SignalGuard* signals = nullptr; ///< loopcheck's own, restored for the command
