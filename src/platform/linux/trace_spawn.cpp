@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +46,9 @@ void report(int fd, char tag, const char* step, int err) noexcept {
     sigset_t all;
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, nullptr);
+    // Untraced (ptrace refused), PTRACE_O_EXITKILL does not hold: a
+    // loopcheck killed outright takes the command with it all the same.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     char mode = 0;
     if (read(go, &mode, 1) != 1)
         _exit(127); // the parent is gone
