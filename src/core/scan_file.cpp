@@ -49,7 +49,8 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
     if (lang == Lang::other)
         return; // a lock or requirements file: its pins are all scan needs
     const bool loopback = may_mention_loopback(content);
-    if (!loopback && !(lang != Lang::markdown && !is_config_lang(lang) && may_read_env(content)))
+    if (!loopback && !(lang != Lang::markdown && !is_config_lang(lang) &&
+                       (may_read_env(content) || may_bind_server(content))))
         return;
     if (loopback && !valid_utf8(content)) {
         ++r.skips.invalid_utf8;
