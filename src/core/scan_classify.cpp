@@ -410,6 +410,12 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
         return true;
     }
     case RuleTest::bind_value:
+        // A parameter's default (`def connect(host: str = "localhost")`)
+        // is where a client connects, not a bind.
+        if (stmt.find("def ") != std::string_view::npos ||
+            stmt.find("function ") != std::string_view::npos ||
+            stmt.find("func ") != std::string_view::npos)
+            return false;
         return !ref.url && ref.port == 0;
     case RuleTest::config_key:
         hit.config_key = config_key_of(text, ref.col);

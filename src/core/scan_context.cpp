@@ -330,6 +330,15 @@ bool is_dev_server_config(std::string_view path) noexcept {
 bool is_test_file(std::string_view path) noexcept {
     std::string p(1, '/');
     p += path;
+    // Integration and functional tests talk to the servers installed on
+    // the developer's machine (a real Ollama), not ones they start: their
+    // connects are the developer's cost on Windows.
+    std::string lower = p;
+    for (char& c : lower)
+        c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if (lower.find("integration") != std::string::npos ||
+        lower.find("functional") != std::string::npos)
+        return false;
     for (std::string_view dir :
          {"/test/", "/tests/", "/testdata/", "/__tests__/", "/spec/", "/testing/"})
         if (p.find(dir) != std::string::npos)

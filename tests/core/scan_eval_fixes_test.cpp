@@ -185,3 +185,24 @@ TEST_CASE("scan: env assignment keys", "[scan]") {
     CHECK(port_assignment("def start(port=8001):").first == "port");
     CHECK(port_assignment("if a == 8000:").first.empty());
 }
+
+TEST_CASE("scan: integration tests reach the developer's own servers", "[scan]") {
+    auto r = tree_of({{"test/FunctionalTests/ChatTests.cs",
+                       "private readonly Uri _baseUri = new(\"http://localhost:11434\");\n"},
+                      {"tests/integration/test_chat.py",
+                       "import requests\nrequests.get('http://localhost:11434/api/tags')\n"},
+                      {"tests/test_unit.py",
+                       "import requests\nrequests.get('http://localhost:11434/api/tags')\n"}});
+    CHECK(hit_on(r, "test/FunctionalTests/ChatTests.cs", 1).risky);
+    CHECK(hit_on(r, "tests/integration/test_chat.py", 2).risky);
+    CHECK(hit_on(r, "tests/test_unit.py", 2).rule == "test-file");
+}
+
+TEST_CASE("scan: a parameter's default host is a client's, not a bind", "[scan]") {
+    auto hits = classify_text("a.py", Lang::python,
+                              "import socket\ndef up(port: int, host: str = \"localhost\"):\n"
+                              "host = \"127.0.0.1\"\n");
+    REQUIRE(hits.size() == 2);
+    CHECK(hits[0].kind != HitKind::server);
+    CHECK(hits[1].kind == HitKind::server);
+}
