@@ -52,9 +52,9 @@ run_fuzzers() {
 # Windows). Waited for by fuzz_wait.
 fuzz_start() {
     fuzz_logs=("$(mktemp)" "$(mktemp)")
-    run_fuzzers target duration hosts >"${fuzz_logs[0]}" 2>&1 &
+    run_fuzzers target duration hosts scan_classify scan_pins >"${fuzz_logs[0]}" 2>&1 &
     fuzz_pids=($!)
-    run_fuzzers emulation listeners untrusted >"${fuzz_logs[1]}" 2>&1 &
+    run_fuzzers emulation listeners untrusted scan_notebook >"${fuzz_logs[1]}" 2>&1 &
     fuzz_pids+=($!)
     ci_cleanups+=(fuzz_cleanup)
 }
