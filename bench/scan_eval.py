@@ -177,7 +177,8 @@ def evaluate(args, repo, commit, paths, labels, tmp):
 
 
 def ratio(num, den):
-    return num / den if den else 1.0
+    """As text: "-" where nothing was said or nothing is risky."""
+    return f"{num / den:.2f}" if den else "-"
 
 
 def describe(hit):
@@ -229,8 +230,8 @@ def main():
         for r in results.get(which, []):
             fp, fn = len(r["fp"]), len(r["fn"])
             print(f"{r['repo']:<36} {which:<9} {r['lines']:>5} {r['truth']:>5} {r['predicted']:>5} "
-                  f"{r['tp']:>4} {fp:>4} {fn:>4} {ratio(r['tp'], r['tp'] + fp):>6.2f} "
-                  f"{ratio(r['tp'], r['tp'] + fn):>6.2f}")
+                  f"{r['tp']:>4} {fp:>4} {fn:>4} {ratio(r['tp'], r['tp'] + fp):>6} "
+                  f"{ratio(r['tp'], r['tp'] + fn):>6}")
             for i, v in enumerate((r["lines"], r["truth"], r["tp"], fp, fn)):
                 t[i] += v
         if results.get(which):
@@ -239,7 +240,7 @@ def main():
     for which, t in list(totals.items()) + [("all", all_t)]:
         lines, truth, tp, fp, fn = t
         print(f"{'overall ' + which:<36} {'':<9} {lines:>5} {truth:>5} {tp + fp:>5} {tp:>4} {fp:>4} "
-              f"{fn:>4} {ratio(tp, tp + fp):>6.2f} {ratio(tp, tp + fn):>6.2f}")
+              f"{fn:>4} {ratio(tp, tp + fp):>6} {ratio(tp, tp + fn):>6}")
     if not args.quiet:
         for which in ("tuning", "held-out"):
             for r in results.get(which, []):

@@ -47,7 +47,7 @@ run_fuzzers() {
     done
 }
 
-# Starts the targets (built by sanitizers_build) in two lanes of three in
+# Starts the targets (built by sanitizers_build) in two lanes (five and four) in
 # the background (one lane alone left the run waiting ~3 min for it after
 # Windows). Waited for by fuzz_wait.
 fuzz_start() {
