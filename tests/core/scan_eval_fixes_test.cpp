@@ -80,7 +80,7 @@ TEST_CASE("scan: a C# doc comment's usage example is code", "[scan]") {
     CHECK(hits[1].rule == "comment");
 }
 
-TEST_CASE("scan: an unknown server is not risky; 8000 and 8080 have no usual server", "[scan]") {
+TEST_CASE("scan: an unknown server is not risky, 8000 and 8080 have no usual server", "[scan]") {
     auto r = tree_of({{"a.py", "import requests\nrequests.get('http://localhost:8000/x')\n"
                                "requests.get('http://localhost:8080/x')\n"}});
     CHECK_FALSE(hit_on(r, "a.py", 2).risky);
