@@ -289,15 +289,15 @@ void FileScanner::line(std::string_view text, std::vector<ScanHit>& out) {
 void FileScanner::track_binds(std::string_view text, std::vector<ScanHit>& out) {
     constexpr std::size_t max_names = 256;
     const Lang lang = effective_lang();
-    if (in_docs() || text.size() > scan_line_cap ||
+    if (!watch_binds_ || in_docs() || text.size() > scan_line_cap ||
         (lang != Lang::python && lang != Lang::javascript && lang != Lang::go))
         return;
     if (text.find('=') != std::string_view::npos && port_names_.size() < max_names) {
         if (auto [name, port] = port_assignment(text); !name.empty())
             port_names_.emplace_back(std::move(name), port);
     }
-    if (test_file_ || !may_bind_server(text) || (lang == Lang::python && docstring_at_start_) ||
-        block_at_start_)
+    if (test_file_ || !may_bind_server(text, lang) ||
+        (lang == Lang::python && docstring_at_start_) || block_at_start_)
         return;
     const auto bind = implicit_bind(text, lang);
     if (!bind || bind->col >= comment_start(text, lang))

@@ -36,6 +36,11 @@ public:
 
     [[nodiscard]] std::uint64_t long_lines() const noexcept { return long_lines_; }
 
+    /// Whether the file may start a server with no address written
+    /// (may_bind_server on its whole text): only then are its port
+    /// assignments and framework calls read, line by line. On by default.
+    void watch_binds(bool on) noexcept { watch_binds_ = on; }
+
     /// Where to record the environment variables code reads (config hits'
     /// consumers); none when not set.
     void record_env_reads(std::vector<EnvRead>* reads) noexcept { env_reads_ = reads; }
@@ -74,6 +79,7 @@ private:
     std::vector<EnvRead>* env_reads_ = nullptr;
     /// Names assigned a port earlier in the file (PORT = 8000, port=8001), capped.
     std::vector<std::pair<std::string, std::uint16_t>> port_names_;
+    bool watch_binds_ = true;
     void track_binds(std::string_view text, std::vector<ScanHit>& out);
     void track_env_reads(std::string_view text);
 };

@@ -202,12 +202,19 @@ std::string keyword_value(std::string_view s, std::string_view key) {
 
 } // namespace
 
-bool may_bind_server(std::string_view text) noexcept {
-    for (std::string_view n :
-         {"Server((", "uvicorn.run(", "app.run(", ".listen(", "ListenAndServe("})
-        if (text.find(n) != std::string_view::npos)
-            return true;
-    return false;
+bool may_bind_server(std::string_view text, Lang lang) noexcept {
+    // Only the calls implicit_bind reads in that language.
+    switch (lang) {
+    case Lang::python:
+        return text.find("Server((") != std::string_view::npos ||
+               text.find(".run(") != std::string_view::npos;
+    case Lang::javascript:
+        return text.find(".listen(") != std::string_view::npos;
+    case Lang::go:
+        return text.find("ListenAndServe(") != std::string_view::npos;
+    default:
+        return false;
+    }
 }
 
 std::optional<ImplicitBind> implicit_bind(std::string_view text, Lang lang) {

@@ -50,8 +50,9 @@ struct ImplicitBind {
 };
 std::optional<ImplicitBind> implicit_bind(std::string_view text, Lang lang);
 
-/// True when `text` may hold an implicit_bind (a file without one skips the search).
-bool may_bind_server(std::string_view text) noexcept;
+/// True when `text`, in `lang`, may hold an implicit_bind (a file without
+/// one skips the search line by line).
+bool may_bind_server(std::string_view text, Lang lang) noexcept;
 
 /// `NAME = 8000`, `port=8001` (a default parameter), `PORT =
 /// int(os.getenv("PORT", "8000"))`, `const PORT = process.env.PORT ||
