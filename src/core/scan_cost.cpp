@@ -169,6 +169,16 @@ void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
         hit.fix = connect_fix(listens, ep);
 }
 
+/// A PowerShell or batch file (not a fenced block in docs): it runs on
+/// Windows, so its Windows cost is not a projection.
+bool windows_script(const ScanHit& hit) {
+    const std::string path = hit.path.escaped();
+    for (std::string_view end : {".ps1", ".psm1", ".bat", ".cmd", ".PS1", ".BAT", ".CMD"})
+        if (path.ends_with(end))
+            return true;
+    return false;
+}
+
 bool go_dials(const ScanHit& hit) noexcept {
     return hit.client == "go" || (hit.client.empty() && hit.lang == Lang::go);
 }
@@ -339,6 +349,8 @@ void conclude_scan(ScanResult& r) {
             if (e.host == h.ref.host && e.port == h.ref.port)
                 ep = &e;
         cost_hit(h, ep, r.probed);
+        if (windows_script(h) && !h.cost_windows.empty())
+            h.cost_windows = "certain, a Windows script: " + h.cost_windows;
         if (h.risky && (h.kind == HitKind::client || r.strict))
             risky_exit = true;
     }

@@ -206,3 +206,13 @@ TEST_CASE("scan: a parameter's default host is a client's, not a bind", "[scan]"
     CHECK(hits[0].kind != HitKind::server);
     CHECK(hits[1].kind == HitKind::server);
 }
+
+TEST_CASE("scan: a Windows script's cost is certain, not a projection", "[scan]") {
+    auto r =
+        tree_of({{"start.ps1", "Invoke-RestMethod -Uri \"http://localhost:11434/api/tags\"\n"},
+                 {"run.py", "import requests\nrequests.get('http://localhost:11434/api/tags')\n"}});
+    const ScanHit& ps = hit_on(r, "start.ps1", 1);
+    CHECK(ps.risky);
+    CHECK(ps.cost_windows.starts_with("certain, a Windows script: "));
+    CHECK_FALSE(hit_on(r, "run.py", 2).cost_windows.starts_with("certain"));
+}
