@@ -169,6 +169,17 @@ TEST_CASE("parse_baseline: what it refuses", "[scan][gate]") {
     CHECK_FALSE(parse_baseline(R"({"schema": "other/1", "fingerprints": []})"));
     CHECK_FALSE(parse_baseline(R"({"schema": "loopcheck-baseline/1", "fingerprints": [1]})"));
     CHECK(parse_baseline(R"({"schema": "loopcheck-baseline/1", "fingerprints": []})")->empty());
+    CHECK(parse_baseline(R"({"schema": "loopcheck-baseline/1", "fingerprints": {}})")
+              .error()
+              .message.find("array") != std::string::npos);
+    CHECK_FALSE(
+        parse_baseline(R"({"schema": "loopcheck-baseline/1", "fingerprints": [{"path": "x"}]})"));
+    CHECK_FALSE(parse_baseline(R"({"fingerprints": []})"));
+    // Other keys and entries' other fields are read past.
+    const auto extra = parse_baseline(R"({"schema": "loopcheck-baseline/1", "note": [1, {"a": 2}],
+        "fingerprints": [{"fingerprint": "00000000000000aa", "path": "a", "line": 3, "x": [1]}]})");
+    REQUIRE(extra);
+    CHECK(*extra == std::set<std::string>{"00000000000000aa"});
 }
 
 TEST_CASE("--since: hits outside the changed lines do not fail the gate", "[scan][gate]") {
