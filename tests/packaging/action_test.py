@@ -107,7 +107,11 @@ check(text.startswith("::error file=app.py,line=2,col=15,title=loopcheck py-requ
       f"scan step: a GitHub annotation (got {text[:80]!r})")
 print("     " + text.splitlines()[0][:150])
 sarif = json.loads((work / "loopcheck.sarif").read_text())
-check(len(sarif["runs"][0]["results"]) == 1, "scan step: loopcheck.sarif with the one result")
+check(len(sarif["runs"][0]["results"]) == 1 and outputs["scan"].get("sarif") == "true",
+      "scan step: loopcheck.sarif with the one result, sarif=true for the upload's condition")
+upload = next(s for s in steps if "uses" in s)
+check("steps.scan.outputs.sarif == 'true'" in upload["if"] and "inputs.upload-sarif" in upload["if"],
+      "upload step: only when asked and a SARIF file was written")
 check(by_name["Gate"][0] == 1, "gate step fails the job (exit 1)")
 check(by_name["Upload SARIF to code scanning"][0] is None, "upload step: checked, not run here")
 
@@ -115,8 +119,9 @@ check(by_name["Upload SARIF to code scanning"][0] is None, "upload step: checked
                              "requests.get('http://localhost:11434/api/tags')  # loopcheck: ignore\n")
 results, outputs = run_action(work, {"sarif-file": "out/scan.sarif", "path": "app.py"})
 by_name = {name: (code, text) for name, code, text in results}
-check(by_name["Gate"][0] != 0 and outputs["scan"].get("exit-code") == "2",
-      "an output folder that does not exist: scan exit 2, the gate fails")
+check(by_name["Gate"][0] != 0 and outputs["scan"].get("exit-code") == "2"
+      and "sarif" not in outputs["scan"],
+      "an output folder that does not exist: scan exit 2, nothing to upload, the gate fails")
 results, outputs = run_action(work, {"since": "HEAD"})
 by_name = {name: (code, text) for name, code, text in results}
 check(outputs["scan"].get("exit-code") == "0" and by_name["Gate"][0] == 0,

@@ -81,14 +81,20 @@ std::string render_text(const ScanResult& r, const TextStyle& style, bool verbos
         wrap_into(out, "", r.probe_note, 2, width);
     // What the gate held back, and from which config: said once, up top.
     const std::string held = gate_summary(r);
-    if (!held.empty() || !r.config_path.empty() || r.exit_zero)
+    if (!held.empty() || !r.config_path.empty() || r.exit_zero || !r.since.empty())
         wrap_into(out, "",
-                  fmt::format("gate: {}{}{}",
-                              held.empty() ? "nothing held back" : held + " not failing it",
-                              r.config_path.empty()
-                                  ? std::string()
-                                  : fmt::format("; config {}", Untrusted(r.config_path).escaped()),
-                              r.exit_zero ? "; --exit-zero" : ""),
+                  fmt::format(
+                      "gate: {}{}{}{}{}",
+                      held.empty() ? "nothing held back" : held + " not failing it",
+                      r.config_path.empty()
+                          ? std::string()
+                          : fmt::format("; config {}", Untrusted(r.config_path).escaped()),
+                      r.files_excluded == 0 ? std::string()
+                                            : fmt::format("; {} file{} excluded", r.files_excluded,
+                                                          r.files_excluded == 1 ? "" : "s"),
+                      r.since.empty() ? std::string()
+                                      : fmt::format("; since {}", Untrusted(r.since).escaped()),
+                      r.exit_zero ? "; --exit-zero" : ""),
                   2, width);
     std::size_t risky = 0, servers = 0, rest = 0;
     std::vector<const ScanHit*> shown;
