@@ -65,7 +65,11 @@ std::string relative_path(const std::string& base, const std::string& path) {
 }
 
 std::string join_generic(std::string_view rel_root, std::string_view within) {
-    const std::string inner = fs::path(std::string(within)).generic_string();
+    // lexically_normal: Windows' walk lists ".\\app.py" where git and POSIX
+    // say "app.py", and a fingerprint must not depend on which listed it.
+    std::string inner = fs::path(std::string(within)).lexically_normal().generic_string();
+    if (inner == ".")
+        inner.clear();
     if (rel_root.empty())
         return inner;
     return inner.empty() ? std::string(rel_root) : std::string(rel_root) + "/" + inner;
