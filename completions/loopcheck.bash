@@ -4,7 +4,7 @@ _loopcheck_options() {
     case "$1" in
         audit) echo "-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --no-pair" ;;
         listen) echo "-h --help --for --allow-any --format --json --markdown --color -v --verbose -q --quiet" ;;
-        scan) echo "-h --help --no-probe --strict -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
+        scan) echo "-h --help --no-probe --strict --exit-zero --baseline --write-baseline --since --output -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
         staircase) echo "-h --help -n --count --ascii -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
         wait) echo "-h --help --for --interval --all-addresses --strict --down --format --json --markdown --color -v --verbose -q --quiet" ;;
         *) echo "-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --expect --quick --no-pair --syn-retries --max-probes --emulate" ;;
@@ -16,7 +16,13 @@ _loopcheck() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     case "$prev" in
-        --format) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")); return ;;
+        --format)
+            # scan also writes SARIF, GitHub annotations and short lines.
+            local formats="text json markdown"
+            [[ " ${COMP_WORDS[*]} " == *" scan "* ]] && formats="$formats sarif github short"
+            COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
+        --baseline|--write-baseline|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --since) COMPREPLY=($(compgen -W "HEAD origin/main" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --expect) COMPREPLY=($(compgen -W "refused" -- "$cur")); return ;;
         --emulate) COMPREPLY=($(compgen -W "sequential happy-eyeballs happy-eyeballs=200ms go node" -- "$cur")); return ;;

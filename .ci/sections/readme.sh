@@ -18,5 +18,9 @@ readme_startup_order() {
 }
 
 readme_tests() {
+    # The official SARIF 2.1.0 schema for scan_gate.e2e (required when
+    # CI=true), fetched once from npm into /var/cache/loopcheck-ci/sarif
+    # (npm comes with servers_install).
+    bash tests/json/sarif_schema.sh
     bash -e -c "$(readme_block 2)"
 }

@@ -146,6 +146,8 @@ void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
     const std::string how = fmt::format("{}: {}", row->name, row->algorithm);
     const std::string listens = ep.v4 ? "127.0.0.1" : "::1";
     const FailingRows failing = p.connected ? failing_rows(*row, hit, ep) : FailingRows{};
+    hit.windows_ms = static_cast<double>(p.time.count()) / 1000.0;
+    hit.fails = !p.connected || !failing.names.empty();
     if (!p.connected) {
         hit.risky = true;
         hit.cost_windows = fmt::format("{}fails: it never reaches {} ({})", who, listens, how);
@@ -197,6 +199,8 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     if (hit.ref.host == "0.0.0.0") {
         hit.risky = true;
         hit.cost_windows = "fails at once: 0.0.0.0 is not a destination on Windows";
+        hit.windows_ms = 0.0;
+        hit.fails = true;
         hit.fix = "connect to 127.0.0.1 (or the address the server listens on)";
         return;
     }
@@ -240,6 +244,7 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     hit.risky = true;
     hit.cost_windows =
         fmt::format("refused at once: the server listens on {} only", v4 ? "IPv6" : "IPv4");
+    hit.fails = true;
     hit.fix = connect_fix(v4 ? "::1" : "127.0.0.1", *ep);
 }
 
