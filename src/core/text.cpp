@@ -97,9 +97,12 @@ std::string keep_together(std::string_view text) {
         auto next = text.find(' ', end + 1);
         if (next == std::string_view::npos)
             next = text.size();
-        // "1.00 s" stays on one line: a number and its unit are one word.
+        // "1.00 s" stays on one line: a number and its unit are one word;
+        // so does "(pid 4242)".
+        const auto word = text.substr(pos, end - pos), after = text.substr(end + 1, next - end - 1);
         const bool join =
-            end > pos && is_digit(text[end - 1]) && is_unit(text.substr(end + 1, next - end - 1));
+            (!word.empty() && is_digit(word.back()) && is_unit(after)) ||
+            ((word == "pid" || word == "(pid") && !after.empty() && is_digit(after.front()));
         out += join ? non_breaking_join : std::string_view(" ");
         pos = end + 1;
     }
@@ -157,17 +160,19 @@ std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_roo
         used = 0;
         has_word = false;
     };
-    // Words are what lies between single spaces; a space at the very end
-    // starts no word.
-    for (std::size_t pos = 0; pos < text.size();) {
-        auto end = text.find(' ', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view word = text.substr(pos, end - pos);
-        pos = end + 1;
-        if (word.empty() && rule.collapse_spaces)
-            continue;
+    const auto place = [&](std::string_view word, const auto& self) -> void {
         auto cols = columns(word);
+        // Joined words wider than a whole line part at their joins before
+        // anything is cut inside a word: "(pid" over "4242)", not "(pid 42".
+        if (rule.cut_long_words && cols > std::max<std::size_t>(has_word ? room : room_now(), 1) &&
+            word.find(non_breaking_join) != std::string_view::npos) {
+            for (std::size_t at; (at = word.find(non_breaking_join)) != std::string_view::npos;) {
+                self(word.substr(0, at), self);
+                word.remove_prefix(at + non_breaking_join.size());
+            }
+            self(word, self);
+            return;
+        }
         if (has_word && used + 1 + cols > room_now())
             next_line();
         while (rule.cut_long_words && cols > room_now()) {
@@ -180,7 +185,7 @@ std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_roo
             cols = columns(word);
         }
         if (rule.cut_long_words && word.empty())
-            continue;
+            return;
         if (has_word) {
             line += ' ';
             ++used;
@@ -188,6 +193,17 @@ std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_roo
         append_word(line, word);
         used += cols;
         has_word = true;
+    };
+    // Words are what lies between single spaces; a space at the very end
+    // starts no word.
+    for (std::size_t pos = 0; pos < text.size();) {
+        auto end = text.find(' ', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::string_view word = text.substr(pos, end - pos);
+        pos = end + 1;
+        if (!word.empty() || !rule.collapse_spaces)
+            place(word, place);
     }
     if (has_word || out.empty())
         out.push_back(std::move(line));

@@ -115,9 +115,16 @@ TEST_CASE("a non-breaking join never breaks and is written as a space", "[text]"
     CHECK(plain_spaces(joined) == "wait 1.00 s then 12 ms, and 3 apples");
     CHECK(wrap_lines(joined, 9, 9) ==
           std::vector<std::string>{"wait", "1.00 s", "then", "12 ms,", "and 3", "apples"});
-    // Cut only when the joined words alone are wider than a cell.
-    CHECK(wrap_lines("x 12\xc2\xa0ms", 4, 4, {.cut_long_words = true}) ==
-          std::vector<std::string>{"x", "12 m", "s"});
+    // Joined words wider than a cell part at their joins first; only a
+    // word still wider is cut.
+    const WrapRule cell{.cut_long_words = true};
+    CHECK(wrap_lines("x 12\xc2\xa0ms", 4, 4, cell) == std::vector<std::string>{"x 12", "ms"});
+    CHECK(wrap_lines("(pid\xc2\xa0"
+                     "4242)",
+                     6, 6, cell) == std::vector<std::string>{"(pid", "4242)"});
+    CHECK(wrap_lines("(pid\xc2\xa0"
+                     "4242)",
+                     4, 4, cell) == std::vector<std::string>{"(pid", "4242", ")"});
 }
 
 TEST_CASE("wrap_hanging: help's columns, spaces collapsed, no trailing blank", "[text]") {
@@ -131,4 +138,14 @@ TEST_CASE("wrap_hanging: help's columns, spaces collapsed, no trailing blank", "
     // The first word stays after the lead however long it is.
     wrap_hanging(out, "Usage: ", "loopcheck-with-a-very-long-name [OPTIONS]", 7, 20);
     CHECK(out == "Usage: loopcheck-with-a-very-long-name\n       [OPTIONS]\n");
+}
+
+TEST_CASE("a pid keeps its number on the line", "[text]") {
+    CHECK(keep_together("ollama.exe (pid 12334) listens; pid 7 too; pids 3") ==
+          "ollama.exe (pid\xc2\xa0"
+          "12334) listens; pid\xc2\xa0"
+          "7 too; pids 3");
+    std::string out;
+    wrap_into(out, "", "listens: ollama.exe (pid 12334)", 2, 24);
+    CHECK(out == "listens: ollama.exe\n  (pid 12334)\n");
 }

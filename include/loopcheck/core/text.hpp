@@ -44,7 +44,8 @@ void append_padded(std::string& out, std::string_view cell, std::size_t width);
 inline constexpr std::string_view non_breaking_join = "\xC2\xA0";
 
 /// `text` with a non-breaking join where a line must not break: between a
-/// number and its unit as format_duration writes it ("1.00 s", "12 ms,").
+/// number and its unit as format_duration writes it ("1.00 s", "12 ms,"),
+/// and "pid" and its number ("(pid 4242)").
 std::string keep_together(std::string_view text);
 
 /// `text` with each non-breaking join a plain space.

@@ -90,10 +90,7 @@ private:
             for (const auto c : shown) {
                 const Cell* cell = c < row.size() ? &row[c] : nullptr;
                 bars = bars || (cell && cell->bar);
-                // Joins are kept in paragraphs only, for now: the tables'
-                // layout stays as it was.
-                cells.push_back(cell && !cell->bar ? plain_spaces(runs(cell->text))
-                                                   : std::string());
+                cells.push_back(cell && !cell->bar ? runs(cell->text) : std::string());
             }
         }
         if (bars)
