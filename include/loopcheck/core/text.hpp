@@ -34,8 +34,8 @@ std::size_t visible_length(std::string_view s);
 std::size_t columns(std::string_view cell) noexcept;
 
 /// Appends `cell`, then spaces up to `width` columns (none if it is wider):
-/// fmt's "{:<N}" without its per-character width lookup, which was a tenth
-/// of a one-port run's instructions (docs/performance.md).
+/// fmt's "{:<N}" without its per-character width lookup, for the tables
+/// every report pads (docs/performance.md).
 void append_padded(std::string& out, std::string_view cell, std::size_t width);
 
 /// Appends `text` to `out` word-wrapped at `width` columns: the first line

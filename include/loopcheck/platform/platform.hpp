@@ -57,12 +57,6 @@ bool open_closed_standard_streams() noexcept;
 /// are handles, bounded by memory) or it cannot be read.
 std::optional<std::size_t> descriptor_limit() noexcept;
 
-/// Readies the heap for about `bytes` of small allocations made next (a
-/// run over thousands of targets). Linux with glibc: marks that much of
-/// the heap for transparent huge pages, one page fault per 2 MiB instead
-/// of per 4 KiB; does nothing below 2 MiB. Elsewhere: nothing.
-void prepare_heap(std::size_t bytes) noexcept;
-
 /// A monotonic clock with at least microsecond resolution
 /// (steady_clock on POSIX, QueryPerformanceCounter on Windows).
 Micros monotonic_now();
