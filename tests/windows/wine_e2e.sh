@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# loopcheck.exe end to end under Wine: closed port, listener, the zip's copy, self-check, staircase.
+# loopcheck.exe end to end under Wine: closed port, listener, the zip's copy, self-check, staircase,
+# a scan under a non-ASCII path.
 #
 # usage: wine_e2e.sh EXE ZIP_DIR
 #   EXE      the cross-built loopcheck.exe (build/windows-cross/loopcheck.exe)
@@ -130,5 +131,18 @@ grep -m 1 'SIO_TCP_INITIAL_RTO' "$work/err" | grep -q 'MaxSynRetransmissions=254
     fail "staircase limit 0 did not send MaxSynRetransmissions=254"
 ! grep -q 'MaxSynRetransmissions=0)' "$work/err" ||
     fail "staircase sent MaxSynRetransmissions=0 (the system default)"
+
+step "loopcheck.exe scan of a tree under José/日本 (named on the command line)"
+# main()'s argv is in the ANSI code page and MinGW's path(std::string)
+# reads that code page: both lost these names, and every file was skipped
+# as "vanished" (issue 37). The path as Windows spells it, on Wine's Z:.
+tree="$work/José/日本"
+mkdir -p "$tree"
+printf "import requests\nrequests.get('http://localhost:11434/api')\n" >"$tree/café.py"
+wine_exe 120 "$exe" scan --no-probe --json "Z:${tree//\//\\}"
+cat "$work/out" "$work/err"
+[ "$rc" = 1 ] || fail "scan under José/日本: exit $rc, expected 1 (a risky hit)"
+grep -q '"read": 1,' "$work/out" || fail "scan under José/日本: the file was not read"
+grep -q 'José\\\\日本\\\\café.py' "$work/out" || fail "scan under José/日本: no hit in café.py"
 
 echo "wine_e2e.sh: all checks passed"

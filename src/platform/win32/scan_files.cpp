@@ -4,6 +4,7 @@
 // header first (tests/windows/check_headers.py), even one that needs none.
 #include "loopcheck/platform/common/scan_files.hpp"
 
+#include "platform/common/utf8_path.hpp"
 #include "platform/win32/winsock.hpp"
 
 #include <filesystem>
@@ -18,8 +19,10 @@ Result<Listing> list_scan_files(const std::string& root, const VisitFile& visit)
     return walk_scan_files(root, visit);
 }
 
-FileSkip read_scan_file(const std::string& path, std::uint64_t max_bytes, std::string& buffer) {
+FileSkip read_scan_file(const std::string& utf8_path, std::uint64_t max_bytes,
+                        std::string& buffer) {
     buffer.clear();
+    const fs::path path = path_from_utf8(utf8_path);
     std::error_code ec;
     const auto status = fs::status(path, ec);
     if (ec)
