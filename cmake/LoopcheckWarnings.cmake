@@ -12,15 +12,6 @@ else()
     if(LOOPCHECK_WERROR)
         target_compile_options(loopcheck_warnings INTERFACE -Werror)
     endif()
-    if(MINGW)
-        # MinGW-w64's headers then mark what the UCRT deprecates for MSVC
-        # (std::getenv, std::strerror, fopen, the POSIX names: C4996, an
-        # error under the windows-msvc preset's /WX) as deprecated, so the
-        # cross build fails where the MSVC job would. MinGW leaves a few
-        # unmarked (localtime, sprintf, sscanf); tests/windows/check_crt_calls.py
-        # covers those on every OS.
-        target_compile_definitions(loopcheck_warnings INTERFACE __MINGW_MSVC_COMPAT_WARNINGS)
-    endif()
 endif()
 
 if(LOOPCHECK_FUZZ)

@@ -11,9 +11,9 @@ branches of #ifndef _WIN32, #if !defined(_WIN32), #ifdef __linux__ and the
 #else of #ifdef _WIN32; comments and string literals are not code.
 What to use instead: platform::environment_variable() for getenv,
 std::generic_category().message(err) for strerror, snprintf for sprintf.
-The MinGW cross build checks the same with the compiler
-(__MINGW_MSVC_COMPAT_WARNINGS, cmake/LoopcheckWarnings.cmake) for the names
-MinGW's headers mark; this covers the rest (localtime, sprintf, sscanf ...).
+MinGW's headers cannot stand in for the compiler check: with
+__MINGW_MSVC_COMPAT_WARNINGS they mark memcpy deprecated too, which MSVC
+does not, and leave localtime, sprintf and sscanf unmarked, which it does.
 Usage: check_crt_calls.py SOURCE_DIR
 """
 
