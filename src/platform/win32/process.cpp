@@ -20,7 +20,7 @@ std::vector<std::string> utf8_arguments(int argc, char** argv) {
     if (wide != nullptr && count == argc) {
         out.reserve(static_cast<std::size_t>(count));
         for (int i = 0; i < count; ++i)
-            out.push_back(utf8(wide[i]));
+            out.push_back(win32::utf8(wide[i]));
     } else {
         for (int i = 0; i < argc && argv[i] != nullptr; ++i)
             out.emplace_back(argv[i]);
@@ -44,7 +44,7 @@ std::optional<std::string> environment_variable(const char* name) {
         const DWORD got = ::GetEnvironmentVariableW(wide_name.c_str(), value.data(), size);
         if (got < size) {
             value.resize(got);
-            return utf8(value.c_str(), static_cast<int>(got));
+            return win32::utf8(value.c_str(), static_cast<int>(got));
         }
         size = got;
     }
