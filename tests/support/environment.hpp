@@ -1,7 +1,8 @@
 // An environment variable for a test binary that links no platform layer
 // (loopcheck_report_tests): the UCRT deprecates std::getenv (C4996, an
-// error under /WX, tests/windows/check_crt_calls.py), so Windows asks
-// _dupenv_s, as CLI11 does, and everything else getenv.
+// error under /WX, tests/windows/check_crt_calls.py), so MSVC asks
+// _dupenv_s, as CLI11 does, and everything else getenv (MinGW's msvcrt.dll
+// has no _dupenv_s, and its getenv is not deprecated).
 #pragma once
 
 #include <cstdlib>
@@ -12,7 +13,7 @@ namespace loopcheck::test {
 
 /// The value of `name`, nullopt when it is not set.
 inline std::optional<std::string> environment_variable(const char* name) {
-#ifdef _WIN32
+#ifdef _MSC_VER
     char* value = nullptr;
     std::size_t size = 0;
     if (_dupenv_s(&value, &size, name) != 0 || value == nullptr)

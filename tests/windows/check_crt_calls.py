@@ -8,7 +8,7 @@ C4996, an error under the windows-msvc preset's /WX. No MSVC runs here, so
 this fails on such a call in any file of src/, include/ or tests/ that the
 Windows build compiles: it skips src/platform/{posix,linux,macos}/ and the
 branches of #ifndef _WIN32, #if !defined(_WIN32), #ifdef __linux__ and the
-#else of #ifdef _WIN32; comments and string literals are not code.
+#else of #ifdef _WIN32 or _MSC_VER; comments and string literals are not code.
 What to use instead: platform::environment_variable() for getenv,
 std::generic_category().message(err) for strerror, snprintf for sprintf.
 MinGW's headers cannot stand in for the compiler check: with
@@ -52,7 +52,9 @@ NOT_WINDOWS = re.compile(
     r"^\s*#\s*(?:ifndef\s+_WIN32\b|if\s+!\s*defined\s*\(?\s*_WIN32\b|"
     r"ifdef\s+(?:__linux__|__APPLE__|__GLIBC__)\b|"
     r"if\s+defined\s*\(?\s*(?:__linux__|__APPLE__|__GLIBC__)\b(?![^\n]*\|\|))")
-ONLY_WINDOWS = re.compile(r"^\s*#\s*(?:ifdef\s+_WIN32\b|if\s+defined\s*\(?\s*_WIN32\b\s*\)?\s*$)")
+# _MSC_VER too: what only MSVC compiles, and its #else, which MSVC never does.
+ONLY_WINDOWS = re.compile(r"^\s*#\s*(?:ifdef\s+(?:_WIN32|_MSC_VER)\b|"
+                          r"if\s+defined\s*\(?\s*(?:_WIN32|_MSC_VER)\b\s*\)?\s*$)")
 IF = re.compile(r"^\s*#\s*if")
 ELSE = re.compile(r"^\s*#\s*else\b")
 ELIF = re.compile(r"^\s*#\s*elif\b")

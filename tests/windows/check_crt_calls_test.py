@@ -45,7 +45,9 @@ class CrtCalls(unittest.TestCase):
                   '#ifndef _WIN32\nauto e = std::getenv("X");\n#endif\n'
                   '#ifdef _WIN32\nauto w = sprintf(b, "x");\n'          # 5: found
                   '#else\nauto f = std::fopen("x", "r");\n#endif\n'
-                  '#if defined(__linux__)\nint fd = ::open("x", 0);\n#endif\n')
+                  '#if defined(__linux__)\nint fd = ::open("x", 0);\n#endif\n'
+                  '#ifdef _MSC_VER\nauto d = _dupenv_s(&v, &n, "X");\n#else\n'
+                  'auto g = std::getenv("X");\n#endif\n')
             write(root, "include/d.hpp", "inline int f() { return ::open(\"x\", 0); }\n")
             write(root, "src/cli/allowed.cpp",
                   'auto a = std::getenv("A");\nauto b = std::getenv("B");\n')
