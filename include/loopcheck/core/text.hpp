@@ -35,8 +35,8 @@ std::size_t visible_length(std::string_view s);
 std::size_t columns(std::string_view cell) noexcept;
 
 /// Appends `cell`, then spaces up to `width` columns (none if it is wider):
-/// fmt's "{:<N}" without its per-character width lookup, which was a tenth
-/// of a one-port run's instructions (docs/performance.md).
+/// fmt's "{:<N}" without its per-character width lookup, for the tables
+/// every report pads (docs/performance.md).
 void append_padded(std::string& out, std::string_view cell, std::size_t width);
 
 /// U+00A0, the non-breaking join: the word-wrapper never breaks a line

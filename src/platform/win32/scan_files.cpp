@@ -5,6 +5,7 @@
 // header first (tests/windows/check_headers.py), even one that needs none.
 #include "loopcheck/platform/common/scan_files.hpp"
 
+#include "platform/common/utf8_path.hpp"
 #include "platform/win32/winsock.hpp"
 
 #include <filesystem>
@@ -164,7 +165,7 @@ std::optional<Listing> git_list(const std::string& root, const VisitFile& visit)
 
 Result<Listing> list_scan_files(const std::string& root, const VisitFile& visit) {
     std::error_code ec;
-    if (fs::is_directory(root, ec) && !repository_root(root).empty())
+    if (fs::is_directory(path_from_utf8(root), ec) && !repository_root(root).empty())
         if (auto listing = git_list(root, visit))
             return *listing;
     return walk_scan_files(root, visit);
@@ -194,8 +195,10 @@ Result<std::string> git_capture(const std::string& dir, const std::vector<std::s
     return out;
 }
 
-FileSkip read_scan_file(const std::string& path, std::uint64_t max_bytes, std::string& buffer) {
+FileSkip read_scan_file(const std::string& utf8_path, std::uint64_t max_bytes,
+                        std::string& buffer) {
     buffer.clear();
+    const fs::path path = path_from_utf8(utf8_path);
     std::error_code ec;
     const auto status = fs::status(path, ec);
     if (ec)

@@ -23,7 +23,8 @@ enum class FileSkip : std::uint8_t {
     vanished,     ///< listed but gone (git lists deleted tracked files)
 };
 
-/// Called with each file's path; returns false to stop the listing.
+/// Called with each file's path (UTF-8, as every path above the platform
+/// layer is); returns false to stop the listing.
 using VisitFile = std::function<bool(const std::string& path)>;
 
 /// How the files were listed.
