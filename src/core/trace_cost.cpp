@@ -168,11 +168,11 @@ void cost_on_windows(TraceGroup& g, std::span<const std::vector<std::size_t>> co
     g.windows_per_connection_min = Micros{std::numeric_limits<std::int64_t>::max()};
     g.windows_total_min = g.windows_per_connection_min;
     for (const ClientModel* row : rows) {
-        if (std::find(g.client_rows.begin(), g.client_rows.end(), row->name) == g.client_rows.end())
-            g.client_rows.emplace_back(row->name);
         const auto predicted = predict(*row, windows, {g.host, Os::windows, {}});
         const Micros one = here.empty() ? Micros{0} : predicted.time;
         g.windows_may_fail = g.windows_may_fail || (!here.empty() && !predicted.connected);
+        g.rows.push_back({std::string(row->name), std::string(row->algorithm), one,
+                          here.empty() || predicted.connected});
         const Micros all = one * static_cast<std::int64_t>(g.connections);
         g.windows_per_connection_min = std::min(g.windows_per_connection_min, one);
         g.windows_per_connection_max = std::max(g.windows_per_connection_max, one);

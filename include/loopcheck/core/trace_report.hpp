@@ -36,6 +36,14 @@ struct TraceFix {
     std::string server_fix;
 };
 
+/// One client-table row's cost for one connection of a group on Windows.
+struct TraceRowCost {
+    std::string client; ///< the row's name: "Python requests / urllib / httpx (sync)"
+    std::string algorithm;
+    Micros per_connection{0};
+    bool connects = true; ///< false: the row never connects on Windows
+};
+
 /// The connects of one runtime to one host:port.
 struct TraceGroup {
     std::string runtime;                  ///< "python", ...; "" when unknown
@@ -60,11 +68,11 @@ struct TraceGroup {
     /// tried more than once or failed; and the largest one.
     Micros lost_here{0};
     Micros lost_here_max{0};
-    /// The client table's rows that could be this runtime (names), and
-    /// what one connection costs on Windows by them: the least and the most
-    /// of the rows (equal when the table knows the library). A connection
-    /// that accepts at once on Windows costs 0 here.
-    std::vector<std::string> client_rows;
+    /// The client table's rows that could be this runtime, each with what
+    /// one connection costs it on Windows, in the table's order; the least
+    /// and the most of them below (equal when the table knows the library).
+    /// A connection that accepts at once on Windows costs 0.
+    std::vector<TraceRowCost> rows;
     Micros windows_per_connection_min{0};
     Micros windows_per_connection_max{0};
     /// The same over the group's connections, row by row.
