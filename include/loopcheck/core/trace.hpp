@@ -76,19 +76,20 @@ struct TraceProcess {
 /// What one traced run of a command saw.
 struct TraceRun {
     TraceMode mode = TraceMode::none;
-    std::string mode_reason;             ///< why this mode and not a better one
-    std::vector<std::string> command;    ///< the command as given (untrusted)
-    std::vector<TraceConnect> connects;  ///< loopback TCP connects, in start order
-    std::vector<TraceProcess> processes; ///< every exec seen, in order
-    std::uint64_t other_connects = 0;    ///< connects to non-loopback or non-TCP peers
-    std::uint64_t io_uring_setups = 0;   ///< io_uring_setup() calls: connects there are invisible
-    std::vector<int> self_tracing_pids;  ///< processes that tried ptrace() themselves
-    bool windows_order = false;          ///< ran with Windows' answer for localhost
-    std::string windows_order_note;      ///< what ran instead, when that was refused
-    bool windows_timing = false;         ///< refusals slowed on real packets (tarpit/namespace)
-    double wall_ms = 0;                  ///< the command's own wall time
-    int exit_status = 0;                 ///< its exit status, when it exited
-    int exit_signal = 0;                 ///< the signal that ended it, else 0
+    std::string mode_reason;                 ///< why this mode and not a better one
+    std::vector<std::string> command;        ///< the command as given (untrusted)
+    std::vector<TraceConnect> connects;      ///< loopback TCP connects, in start order
+    std::vector<TraceProcess> processes;     ///< every exec seen, in order
+    std::uint64_t other_connects = 0;        ///< connects to non-loopback or non-TCP peers
+    std::uint64_t io_uring_setups = 0;       ///< io_uring_setup() calls: connects there are invisible
+    std::vector<int> self_tracing_pids;      ///< processes that tried ptrace() themselves
+    bool windows_order = false;              ///< ran with Windows' answer for localhost
+    std::string windows_order_note;          ///< what ran instead, when that was refused
+    bool windows_timing = false;             ///< refusals slowed on real packets (tarpit/namespace)
+    std::string windows_timing_note;         ///< what --windows-timing could not slow, when any
+    double wall_ms = 0;                      ///< the command's own wall time
+    int exit_status = 0;                     ///< its exit status, when it exited
+    int exit_signal = 0;                     ///< the signal that ended it, else 0
     /// The listening sockets on the loopback ports the command connected
     /// to, read by the run layer while the command ran (at the first
     /// connect to each port) or when it ended, each with its server
