@@ -4,7 +4,7 @@
 // and their fix are trace_cost.cpp's.
 #include "core/trace_cost.hpp"
 #include "loopcheck/core/trace_report.hpp"
-#include "loopcheck/core/trace_runtime.hpp"
+#include "core/trace_runtime.hpp"
 
 #include <algorithm>
 #include <map>

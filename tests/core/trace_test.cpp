@@ -3,7 +3,7 @@
 // over TraceRun values built here.
 #include "loopcheck/core/clients.hpp"
 #include "loopcheck/core/trace_report.hpp"
-#include "loopcheck/core/trace_runtime.hpp"
+#include "core/trace_runtime.hpp"
 #include "support/catch.hpp"
 
 #include <cstring>
