@@ -3,8 +3,8 @@
 // each group lost here, and the exit code. What the groups cost on Windows
 // and their fix are trace_cost.cpp's.
 #include "core/trace_cost.hpp"
-#include "loopcheck/core/trace_report.hpp"
 #include "core/trace_runtime.hpp"
+#include "loopcheck/core/trace_report.hpp"
 
 #include <algorithm>
 #include <map>
@@ -73,28 +73,33 @@ Micros connection_lost(const TraceRun& run, const Connection& c) {
 } // namespace
 
 void infer_localhost(std::vector<TraceConnect>& connects) {
-    // The previous connect of each thread: "in a row" is per thread, so two
-    // threads' interleaved connects do not hide a pair.
-    std::map<int, std::size_t> previous;
+    // "In a row" per thread, so two threads' interleaved connects do not
+    // hide a pair; and per process, because Go's runtime dials the
+    // fallback from another goroutine, often on another thread.
+    std::map<int, std::size_t> by_thread, by_process;
+    auto pair_up = [&](TraceConnect& p, TraceConnect& c) {
+        const bool pair = p.destination.port == c.destination.port &&
+                          ((is_v6_loopback(p.destination) && is_v4_loopback(c.destination)) ||
+                           (is_v4_loopback(p.destination) && is_v6_loopback(c.destination)));
+        if (!pair || !c.name.empty())
+            return;
+        if (p.name.empty()) {
+            p.name = "localhost";
+            p.name_source = NameSource::inferred;
+        }
+        if (p.name_source == NameSource::inferred) {
+            c.name = p.name;
+            c.name_source = NameSource::inferred;
+        }
+    };
     for (std::size_t i = 0; i < connects.size(); ++i) {
         auto& c = connects[i];
-        const auto it = previous.find(c.tid);
-        if (it != previous.end()) {
-            auto& p = connects[it->second];
-            const bool pair = p.destination.port == c.destination.port &&
-                              ((is_v6_loopback(p.destination) && is_v4_loopback(c.destination)) ||
-                               (is_v4_loopback(p.destination) && is_v6_loopback(c.destination)));
-            if (pair && p.name.empty() && c.name.empty()) {
-                for (auto* x : {&p, &c}) {
-                    x->name = "localhost";
-                    x->name_source = NameSource::inferred;
-                }
-            } else if (pair && c.name.empty() && p.name_source == NameSource::inferred) {
-                c.name = p.name;
-                c.name_source = NameSource::inferred;
-            }
-        }
-        previous[c.tid] = i;
+        if (const auto t = by_thread.find(c.tid); t != by_thread.end())
+            pair_up(connects[t->second], c);
+        if (const auto p = by_process.find(c.pid); p != by_process.end())
+            pair_up(connects[p->second], c);
+        by_thread[c.tid] = i;
+        by_process[c.pid] = i;
     }
 }
 
@@ -119,8 +124,10 @@ TraceReport analyze_trace(TraceRun run, Micros threshold) {
 
     std::map<GroupKey, std::size_t> index;
     std::vector<std::vector<Connection>> connections;
-    // The open connection of each (thread, group).
+    // The open connection of each (thread, group), and each process's last
+    // connect (its group and connection).
     std::map<std::pair<int, std::size_t>, std::size_t> open;
+    std::map<int, std::pair<std::size_t, std::size_t>> last_of_process;
     for (std::size_t i = 0; i < run.connects.size(); ++i) {
         const auto& c = run.connects[i];
         const auto rt = runtimes.find(c.pid);
@@ -172,11 +179,30 @@ TraceReport analyze_trace(TraceRun run, Micros threshold) {
             });
         }
         if (fresh) {
-            list.push_back({i});
-            open[slot] = list.size() - 1;
+            // Go's fallback runs in another goroutine, often on another
+            // thread: the process's previous connect to this group, when
+            // its connection has not connected nor tried this address, is
+            // the same connection.
+            const auto last = last_of_process.find(c.pid);
+            if (last != last_of_process.end() && last->second.first == at->second) {
+                const Connection& conn = list[last->second.second];
+                fresh = std::any_of(conn.begin(), conn.end(), [&](std::size_t j) {
+                    return run.connects[j].outcome == TraceOutcome::accepted ||
+                           run.connects[j].destination == c.destination;
+                });
+                if (!fresh) {
+                    list[last->second.second].push_back(i);
+                    open[slot] = last->second.second;
+                }
+            }
         } else {
             list[current->second].push_back(i);
         }
+        if (fresh) {
+            list.push_back({i});
+            open[slot] = list.size() - 1;
+        }
+        last_of_process[c.pid] = {at->second, open[slot]};
     }
 
     for (std::size_t gi = 0; gi < report.groups.size(); ++gi) {

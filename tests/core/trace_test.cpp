@@ -1,9 +1,9 @@
 // loopcheck trace's pure half: the runtime from an executable, names
 // inferred, the groups, their cost on Windows, the fix and the exit code,
 // over TraceRun values built here.
+#include "core/trace_runtime.hpp"
 #include "loopcheck/core/clients.hpp"
 #include "loopcheck/core/trace_report.hpp"
-#include "core/trace_runtime.hpp"
 #include "support/catch.hpp"
 
 #include <cstring>
@@ -186,10 +186,37 @@ TEST_CASE("trace names: ::1 then 127.0.0.1 on one port in a row is consistent wi
     CHECK(cs[0].name == "localhost");
     CHECK(cs[0].name_source == NameSource::inferred);
     CHECK(cs[2].name_source == NameSource::inferred);
-    CHECK(cs[1].name.empty()); // another thread, another port
+    CHECK(cs[1].name.empty()); // another port
     CHECK(cs[3].name == "db.local");
     CHECK(cs[4].name.empty()); // two ports
     CHECK(cs[5].name.empty());
+}
+
+TEST_CASE("trace: Go's fallback from another thread is one connection", "[trace]") {
+    TraceRun run = python_run(0);
+    run.processes[0] = {100, 1, "/tmp/dial", {"dial"}, "go", "1.19.8"};
+    for (int i = 0; i < 2; ++i) {
+        run.connects.push_back(connect(10.0 * i, 101, v6(8000), TraceOutcome::refused));
+        run.connects.push_back(connect(10.0 * i + 0.2, 102 + i, v4(8000), TraceOutcome::accepted));
+    }
+    const auto r = analyze_trace(run, 100ms);
+    REQUIRE(r.groups.size() == 1);
+    CHECK(r.groups[0].host == "localhost");
+    CHECK(r.groups[0].connections == 2);
+    CHECK(r.groups[0].fallbacks == 2);
+    CHECK(r.groups[0].failures == 0);
+}
+
+TEST_CASE("trace: threads connecting at once keep their own connections", "[trace]") {
+    TraceRun run = python_run(0);
+    run.connects.push_back(connect(0, 1, v6(8000), TraceOutcome::refused));
+    run.connects.push_back(connect(0.1, 2, v6(8000), TraceOutcome::refused));
+    run.connects.push_back(connect(0.2, 1, v4(8000), TraceOutcome::accepted));
+    run.connects.push_back(connect(0.3, 2, v4(8000), TraceOutcome::accepted));
+    const auto r = analyze_trace(run, 100ms);
+    REQUIRE(r.groups.size() == 1);
+    CHECK(r.groups[0].connections == 2);
+    CHECK(r.groups[0].fallbacks == 2);
 }
 
 TEST_CASE("trace: python falls back from [::1] on every connection", "[trace]") {
