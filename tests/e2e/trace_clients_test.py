@@ -161,12 +161,29 @@ GO_DIAL = ("package main\nimport (\"net\"; \"os\")\n"
            "if err != nil { os.Exit(1) }; c.Close() }\n")
 
 
+def usage_errors():
+    """No command, or an option trace does not take: one line, exit 2."""
+    for args, words in ((["trace"], "no command to run"),
+                        (["trace", "--"], "no command to run"),
+                        (["trace", "-t", "5s", "--", "true"], "-t"),
+                        (["trace", "--count", "3", "--", "true"], "--count")):
+        p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=30)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != 2 or len(lines) != 1 or words not in lines[0] or p.stdout:
+            fail(f"{args}: exit {p.returncode}, stderr {p.stderr!r}, stdout {p.stdout[:80]!r}")
+        else:
+            print(f"ok   {' '.join(args)}: exit 2, {lines[0]}")
+
+
 def main():
+    usage_errors()
     # Is tracing with Windows' order possible here at all?
     code, doc = trace(["true"])
     if doc is None:
         return 1
     if doc["mode"] == "none" or not doc["windows_order"]:
+        if failures:
+            return 1
         print(f"SKIP: trace here ran mode {doc['mode']} ({doc['mode_reason']}); "
               f"windows_order {doc['windows_order']} ({doc['windows_order_note']})")
         return 77
