@@ -183,6 +183,17 @@ void cost_on_windows(TraceGroup& g, std::span<const std::vector<std::size_t>> co
         g.windows_per_connection_min = Micros{0};
         g.windows_total_min = Micros{0};
     }
+    if (run.windows_timing && g.fallbacks > 0) {
+        // Only connections that tried more than one address lost time; the
+        // first-time accepts would dilute the figure.
+        const Micros per = g.lost_here / static_cast<std::int64_t>(g.fallbacks + g.failures);
+        g.measured_per_connection = per;
+        const Micros slack = std::max(Micros{80'000}, per / 4);
+        for (const auto& row : g.rows)
+            if (row.connects && row.per_connection + slack >= per &&
+                row.per_connection <= per + slack)
+                g.matching_rows.push_back(row.client);
+    }
     if (g.refused > 0 || g.failures > 0 || g.failed_otherwise > 0 ||
         g.windows_per_connection_max > Micros{10'000})
         g.fix = fix_for(g, run);

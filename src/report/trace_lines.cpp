@@ -237,6 +237,18 @@ std::string group_windows(const TraceGroup& g) {
     return out;
 }
 
+std::string group_measured(const TraceGroup& g) {
+    if (!g.measured_per_connection)
+        return {};
+    std::string out = fmt::format("{} per connection", format_duration(*g.measured_per_connection));
+    if (g.matching_rows.empty())
+        return out + ", as none of the table's rows for this runtime";
+    out += ", as " + g.matching_rows.front();
+    if (g.matching_rows.size() > 1)
+        out += fmt::format(" and {} more", plural(g.matching_rows.size() - 1, "row", "rows"));
+    return out;
+}
+
 std::string row_cost(const TraceRowCost& row) {
     return fmt::format("{}  {}{}", format_duration(row.per_connection), row.client,
                        row.connects ? "" : " (fails)");

@@ -38,6 +38,10 @@ std::string group_refused(const TraceGroup& g);
 std::string group_here(const TraceGroup& g, const TraceRun& run);
 /// "0.25 s to 2.00 s per connection, 2.50 s to 20.0 s for the run's 10".
 std::string group_windows(const TraceGroup& g);
+/// "2.04 s per connection, as Python requests / urllib / httpx (sync) and 2
+/// more rows": the timing mode's measurement and the rows it matches; empty
+/// without one.
+std::string group_measured(const TraceGroup& g);
 /// "2.00 s  Python requests / urllib / httpx (sync): sequential".
 std::string row_cost(const TraceRowCost& row);
 /// The fix in one paragraph: the address to connect to, then the server's

@@ -6,6 +6,7 @@
 #include "loopcheck/core/trace_report.hpp"
 #include "support/catch.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -355,6 +356,14 @@ TEST_CASE("trace: --windows-timing's tarpit stands for a refusal, and time lost 
     CHECK(r.groups[0].lost_here == 3 * 2037ms);
     CHECK(r.groups[0].lost_here_max == 2037ms);
     CHECK(r.exit_reason == TraceExit::pays_here);
+    // 2.04 s per connection: the sequential rows, not asyncio's 250 ms.
+    REQUIRE(r.groups[0].measured_per_connection);
+    CHECK(*r.groups[0].measured_per_connection == 2037ms);
+    const auto& rows = r.groups[0].matching_rows;
+    CHECK(std::find(rows.begin(), rows.end(), "Python requests / urllib / httpx (sync)") !=
+          rows.end());
+    CHECK(std::find(rows.begin(), rows.end(), "Python asyncio (happy_eyeballs_delay=0.25)") ==
+          rows.end());
 }
 
 TEST_CASE("trace exit code: the command's status, then its signal, then the threshold", "[trace]") {

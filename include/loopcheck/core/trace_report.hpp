@@ -85,6 +85,12 @@ struct TraceGroup {
     /// said whether the server takes it: taken as refused, as with a server
     /// that listens on 127.0.0.1 only.
     bool ipv6_assumed_refused = false;
+    /// With --windows-timing: what one connection that fell back lost here
+    /// on average (the program's own algorithm against Windows' refusal
+    /// timing), and the rows whose Windows cost is within max(80 ms, 25 %)
+    /// of it: the library the table could not tell from the runtime.
+    std::optional<Micros> measured_per_connection;
+    std::vector<std::string> matching_rows;
     std::optional<TraceFix> fix; ///< when the group lost time or failed, here or on Windows
 };
 

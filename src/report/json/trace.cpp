@@ -56,6 +56,12 @@ void json_group(JsonWriter& w, const TraceGroup& g, const TraceRun& run) {
     w.key("lost_here_ms").number(to_ms(g.lost_here), 3);
     w.key("lost_here_max_ms").number(to_ms(g.lost_here_max), 3);
     w.key("measured").value(run.windows_timing);
+    w.key("measured_per_connection_ms");
+    g.measured_per_connection ? w.number(to_ms(*g.measured_per_connection), 3) : w.null();
+    w.key("matching_rows").begin_array();
+    for (const auto& row : g.matching_rows)
+        w.value(row);
+    w.end_array();
     w.key("windows").begin_object();
     range(w, "per_connection_ms", g.windows_per_connection_min, g.windows_per_connection_max);
     range(w, "total_ms", g.windows_total_min, g.windows_total_max);

@@ -40,6 +40,8 @@ std::string render_markdown(const TraceReport& r) {
         if (const auto refused = group_refused(g); !refused.empty())
             out += fmt::format("- Refused: {}\n", escape_markdown(refused));
         out += fmt::format("- Here: {}\n", escape_markdown(group_here(g, r.run)));
+        if (const auto measured = group_measured(g); !measured.empty())
+            out += fmt::format("- Measured: {}\n", escape_markdown(measured));
         out += fmt::format("- On Windows: {}\n", escape_markdown(group_windows(g)));
         for (const auto& row : g.rows)
             out += fmt::format("  - {}\n", escape_markdown(row_cost(row)));

@@ -35,6 +35,8 @@ void group_lines(text::Writer& w, const TraceGroup& g, const TraceRun& run) {
         w.wrapped("  refused  ", refused, 11);
     if (g.refused > 0 || g.failures > 0 || run.windows_timing)
         w.wrapped("  here     ", group_here(g, run), 11);
+    if (const auto measured = group_measured(g); !measured.empty())
+        w.wrapped("  measured ", measured, 11);
     w.wrapped("  Windows  ", group_windows(g), 11);
     if (g.windows_per_connection_min != g.windows_per_connection_max || w.verbose()) {
         // The cheapest and the dearest row; every row with -v.
