@@ -107,7 +107,8 @@ Exit codes:
 Examples:
   loopcheck trace --windows-order -- python3 app.py
   loopcheck trace --windows-order --windows-timing -- npm test
-  loopcheck trace --json -- pytest -q >trace.json)",
+  loopcheck trace --json -- sh -c 'pytest -q >&2' >trace.json
+    (the command shares stdout with the report: keep its output apart))",
     declare};
 
 } // namespace loopcheck
