@@ -149,14 +149,13 @@ TraceReport analyze_trace(TraceRun run, Micros threshold) {
             connections.emplace_back();
         }
         TraceGroup& g = report.groups[at->second];
-        if (rt != runtimes.end()) {
-            for (const auto& p : run.processes)
-                if (p.pid == c.pid) {
-                    const auto name = file_name(p.executable);
-                    if (std::find(g.executables.begin(), g.executables.end(), name) ==
-                        g.executables.end())
-                        g.executables.push_back(name);
-                }
+        // The pid's last exec made the connect (a wrapper's exec comes first).
+        const auto exe = std::find_if(run.processes.rbegin(), run.processes.rend(),
+                                      [&](const TraceProcess& p) { return p.pid == c.pid; });
+        if (exe != run.processes.rend()) {
+            const auto name = file_name(exe->executable);
+            if (std::find(g.executables.begin(), g.executables.end(), name) == g.executables.end())
+                g.executables.push_back(name);
         }
         ++g.connects;
         g.accepted += c.outcome == TraceOutcome::accepted;

@@ -39,6 +39,8 @@ TraceRun python_run(int connections, std::uint16_t port = 8000) {
     run.mode = TraceMode::seccomp_ptrace;
     run.windows_order = true;
     run.command = {"python3", "app.py"};
+    // pyenv's shim: env, then bash, then the interpreter, in one pid.
+    run.processes.push_back({100, 1, "/usr/bin/env", {"env", "bash"}, "", ""});
     run.processes.push_back({100, 1, "/usr/bin/python3.11", {"python3", "app.py"}, "", ""});
     for (int i = 0; i < connections; ++i) {
         run.connects.push_back(connect(10.0 * i, 100, v6(port), TraceOutcome::refused));
@@ -195,7 +197,7 @@ TEST_CASE("trace names: ::1 then 127.0.0.1 on one port in a row is consistent wi
 
 TEST_CASE("trace: Go's fallback from another thread is one connection", "[trace]") {
     TraceRun run = python_run(0);
-    run.processes[0] = {100, 1, "/tmp/dial", {"dial"}, "go", "1.19.8"};
+    run.processes.back() = {100, 1, "/tmp/dial", {"dial"}, "go", "1.19.8"};
     for (int i = 0; i < 2; ++i) {
         run.connects.push_back(connect(10.0 * i, 101, v6(8000), TraceOutcome::refused));
         run.connects.push_back(connect(10.0 * i + 0.2, 102 + i, v4(8000), TraceOutcome::accepted));
@@ -226,6 +228,7 @@ TEST_CASE("trace: python falls back from [::1] on every connection", "[trace]") 
     const auto& g = r.groups[0];
     CHECK(g.runtime == "python");
     CHECK(g.runtime_version == "3.11");
+    CHECK(g.executables == std::vector<std::string>{"python3.11"});
     CHECK(g.host == "localhost");
     CHECK(g.name_source == NameSource::inferred);
     CHECK(g.port == 8000);
@@ -326,17 +329,17 @@ TEST_CASE("trace: a name seen by the shim without Windows' order is projected", 
 
 TEST_CASE("trace: Node.js and Go turn retries off on Windows loopback", "[trace]") {
     TraceRun run = python_run(3);
-    run.processes[0] = {100, 1, "/usr/bin/node", {"node", "app.js"}, "node", "20.20.2"};
+    run.processes.back() = {100, 1, "/usr/bin/node", {"node", "app.js"}, "node", "20.20.2"};
     auto r = analyze_trace(run, 100ms);
     REQUIRE(r.groups.size() == 1);
     CHECK(r.groups[0].runtime == "node");
     CHECK(r.groups[0].windows_per_connection_max < 10ms);
     CHECK(r.groups[0].windows_may_fail); // net.connect without autoSelectFamily
 
-    run.processes[0] = {100, 1, "/tmp/dial", {"dial"}, "go", "1.19.8"};
+    run.processes.back() = {100, 1, "/tmp/dial", {"dial"}, "go", "1.19.8"};
     r = analyze_trace(run, 100ms);
     CHECK(r.groups[0].windows_per_connection_max == 300ms); // its fallback delay
-    run.processes[0].runtime_version = "1.22.0";
+    run.processes.back().runtime_version = "1.22.0";
     r = analyze_trace(run, 100ms);
     CHECK(r.groups[0].windows_per_connection_max < 10ms);
     CHECK(r.exit_code == 0);
