@@ -163,6 +163,8 @@ std::string trace_what_ran(const TraceReport& r) {
         out += "; " + escape_text(run.windows_order_note);
     if (run.windows_timing)
         out += "; Windows' refusal timing";
+    if (!run.windows_timing_note.empty())
+        out += "; " + escape_text(run.windows_timing_note);
     return out;
 }
 

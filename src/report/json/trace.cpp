@@ -130,6 +130,7 @@ std::string render_json(const TraceReport& r) {
     w.key("windows_order").value(run.windows_order);
     w.key("windows_order_note").value(run.windows_order_note);
     w.key("windows_timing").value(run.windows_timing);
+    w.key("windows_timing_note").value(run.windows_timing_note);
     w.key("threshold_ms").number(to_ms(r.threshold), 3);
     w.key("lost_here_ms").number(to_ms(r.lost_here), 3);
     range(w, "windows_ms", r.windows_total_min, r.windows_total_max);
