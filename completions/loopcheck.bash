@@ -6,6 +6,7 @@ _loopcheck_options() {
         listen) echo "-h --help --for --allow-any --format --json --markdown --color -v --verbose -q --quiet" ;;
         scan) echo "-h --help --no-probe --strict --exit-zero --baseline --write-baseline --since --output -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
         staircase) echo "-h --help -n --count --ascii -t --timeout --format --json --markdown --color -v --verbose -q --quiet" ;;
+        trace) echo "-h --help --windows-order --windows-timing --threshold --format --json --markdown --color -v --verbose -q --quiet" ;;
         wait) echo "-h --help --for --interval --all-addresses --strict --down --format --json --markdown --color -v --verbose -q --quiet" ;;
         *) echo "-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --expect --quick --no-pair --syn-retries --max-probes --emulate" ;;
     esac
@@ -35,7 +36,7 @@ _loopcheck() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word="${COMP_WORDS[i]}"
         case "$word" in
-            audit|listen|scan|staircase|wait) sub="$word"; break ;;
+            audit|listen|scan|staircase|trace|wait) sub="$word"; break ;;
             -*) ;;
             *) targets=$((targets + 1)) ;;
         esac
@@ -46,13 +47,14 @@ _loopcheck() {
     fi
     case "$sub" in
         scan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        trace) COMPREPLY=($(compgen -c -- "$cur")); return ;; # the command to run
         audit) return ;; # port numbers or ranges: nothing to offer
         listen) COMPREPLY=($(compgen -W "127.0.0.1:0 [::1]:0 localhost: dual:" -- "$cur")) ;;
         "")
             # Before any target, the subcommands come first: all of them on an
             # empty word, the matching ones on a prefix (targets when none match).
             if ((targets == 0)); then
-                COMPREPLY=($(compgen -W "audit listen scan staircase wait" -- "$cur"))
+                COMPREPLY=($(compgen -W "audit listen scan staircase trace wait" -- "$cur"))
                 ((${#COMPREPLY[@]} > 0)) && return
             fi
             COMPREPLY=($(compgen -W "localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:" -- "$cur")) ;;

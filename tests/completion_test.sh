@@ -46,13 +46,13 @@ expect() { # expect WHAT GOT WANTED
     fi
 }
 
-expect "an empty word offers the subcommands" "$(complete_words '')" "audit listen scan staircase wait"
+expect "an empty word offers the subcommands" "$(complete_words '')" "audit listen scan staircase trace wait"
 expect "a prefix offers the matching subcommand" "$(complete_words st)" "staircase"
 expect "a word no subcommand matches offers targets" "$(complete_words lo)" "localhost:"
 expect "after a target, targets, not subcommands" "$(complete_words localhost:1 '')" \
     "127.0.0.1: [::1]: http://localhost: https://localhost: localhost:"
 expect "the main command's options" "$(complete_words -)" "$(help_options)"
-for sub in audit listen scan staircase wait; do
+for sub in audit listen scan staircase trace wait; do
     wanted=$(help_options "$sub")
     if [[ -z "$wanted" ]]; then
         echo "FAIL $sub --help lists no options"

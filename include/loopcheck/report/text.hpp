@@ -8,6 +8,7 @@
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/trace_report.hpp"
 #include "loopcheck/core/wait.hpp"
 
 #include <string>
@@ -42,5 +43,10 @@ std::string render_text(const ScanResult& result, const TextStyle& style, bool v
 /// wrapped (a script reads them), the address in bold with colour on.
 std::string render_text_listening(const std::vector<ListeningSocket>& sockets,
                                   const TextStyle& style);
+
+/// The verdict line, what ran, then per runtime and host:port what was
+/// refused, its cost here and on Windows and the fix (one screen at 80x24);
+/// every group, client row and connect with `style.verbose`.
+std::string render_text(const TraceReport& report, const TextStyle& style);
 
 } // namespace loopcheck
