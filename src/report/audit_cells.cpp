@@ -4,6 +4,7 @@
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
+#include "report/phrasing.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -39,7 +40,7 @@ std::string localhost_cell(const TargetReport& t) {
     if (t.resolve_error)
         return "localhost did not resolve";
     const auto& d = t.diagnosis;
-    const auto word = d.verdict.substr(0, d.verdict.find(':'));
+    const auto word = d.verdict.word;
     const bool connected = std::any_of(d.clients.begin(), d.clients.end(),
                                        [](const auto& c) { return c.prediction.connected; });
     if (!connected) {
@@ -101,11 +102,14 @@ namespace {
 /// What a port's paragraph says, as one string to compare.
 std::string details_key(const AuditReport& r, const AuditPort& p) {
     std::string key;
+    // Ports whose paragraphs read the same share one: the words compared
+    // are the ones the paragraph shows.
     for (const auto& f : p.findings)
-        key += fmt::format("{}\x1f{}\x1f{}\x1e", severity_name(f.severity), f.id, f.message);
+        key += fmt::format("{}\x1f{}\x1f{}\x1e", severity_name(f.severity), f.id,
+                           phrasing::finding(f));
     if (p.exit_code != 0)
         for (const auto& fix : r.check.targets[p.target].diagnosis.fixes)
-            key += fix + "\x1e";
+            key += phrasing::fix(fix) + "\x1e";
     return key;
 }
 

@@ -6,6 +6,7 @@
 #include "loopcheck/report/markdown.hpp"
 #include "report/audit_cells.hpp"
 #include "report/finding_order.hpp"
+#include "report/phrasing.hpp"
 
 #include <algorithm>
 #include <array>
@@ -48,12 +49,12 @@ std::string render_markdown(const AuditReport& r) {
         out += fmt::format("\n### {}\n\n", ports_heading(r, group));
         for (const auto* f : by_severity(p.findings))
             out += fmt::format("- **{}** `{}`: {}\n", severity_name(f->severity), f->id,
-                               escape_markdown(f->message));
+                               escape_markdown(phrasing::finding(*f)));
         const auto& fixes = r.check.targets[p.target].diagnosis.fixes;
         if (p.exit_code != 0 && !fixes.empty()) {
             out += "\n**Fix**\n\n";
             for (const auto& f : fixes)
-                out += fmt::format("- {}\n", escape_markdown(f));
+                out += fmt::format("- {}\n", escape_markdown(phrasing::fix(f)));
         }
     }
     return out;

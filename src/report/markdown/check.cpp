@@ -4,6 +4,7 @@
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "report/finding_order.hpp"
+#include "report/phrasing.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -118,7 +119,7 @@ void raw_samples(std::string& out, const Report& r) {
 /// The verdicts, the run's settings and the self-check.
 void header(std::string& out, const Report& r) {
     for (const auto& t : r.targets)
-        out += fmt::format("**{}**  \n", escape_markdown(t.diagnosis.verdict));
+        out += fmt::format("**{}**  \n", escape_markdown(phrasing::verdict(t.diagnosis.verdict)));
     if (r.incomplete)
         out += "**INCOMPLETE: interrupted before every probe finished**  \n";
     if (!r.quick_note.empty())
@@ -189,7 +190,7 @@ void findings_section(std::string& out, const TargetReport& t) {
         for (const auto* f : by_severity(t.diagnosis.findings))
             out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f->severity), f->id,
                                f->cause.empty() ? "" : fmt::format(" ({})", f->cause),
-                               escape_markdown(f->message));
+                               escape_markdown(phrasing::finding(*f)));
     }
 }
 
@@ -258,7 +259,7 @@ void fixes_section(std::string& out, const TargetReport& t) {
     if (!t.diagnosis.fixes.empty()) {
         out += "\n**Fix**\n\n";
         for (const auto& f : t.diagnosis.fixes)
-            out += fmt::format("- {}\n", escape_markdown(f));
+            out += fmt::format("- {}\n", escape_markdown(phrasing::fix(f)));
     }
 }
 

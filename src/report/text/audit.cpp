@@ -6,6 +6,7 @@
 #include "loopcheck/report/text.hpp"
 #include "report/audit_cells.hpp"
 #include "report/finding_order.hpp"
+#include "report/phrasing.hpp"
 #include "report/text/table.hpp"
 
 #include <algorithm>
@@ -61,13 +62,13 @@ void detail_paragraphs(std::string& out, const AuditReport& r, std::size_t width
             wrap_into(
                 out,
                 paint(color, fmt::format("  {:<8} {}: ", severity_name(f->severity), f->id), code),
-                f->message, 4, width);
+                phrasing::finding(*f), 4, width);
         }
         const auto& fixes = r.check.targets[p.target].diagnosis.fixes;
         if (p.exit_code != 0 && !fixes.empty()) {
             out += "  Fix\n";
             for (const auto& f : fixes)
-                wrap_into(out, "  - ", f, 4, width);
+                wrap_into(out, "  - ", phrasing::fix(f), 4, width);
         }
     }
 }
