@@ -136,12 +136,13 @@ struct ScanEndpoint {
     std::string host;
     std::uint16_t port = 0;
     bool probed = false;
-    bool accepted_here = false;   ///< some address accepted a connect here
-    bool v4 = false, v6 = false;  ///< families the server listens on (seen or inferred)
-    bool inferred = false;        ///< from the usual server of the port or a bind in the tree
-    std::string server;           ///< who: "ollama (pid 812)" or "Ollama (usual on 11434)"
-    std::string server_fix;       ///< the server's own setting that binds both families
-    std::string server_fix_alone; ///< the same setting as a sentence of its own (FixForm::alone)
+    bool accepted_here = false;  ///< some address accepted a connect here
+    bool v4 = false, v6 = false; ///< families the server listens on (seen or inferred)
+    bool inferred = false;       ///< from the usual server of the port or a bind in the tree
+    std::string server;          ///< who: "ollama (pid 812)" or "Ollama (usual on 11434)"
+    std::string server_fix;      ///< the server's own setting that binds both families
+    /// The same setting as a sentence of its own (FixForm::alone).
+    std::string server_fix_alone;
 };
 
 struct ScanResult {
