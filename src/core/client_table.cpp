@@ -310,4 +310,34 @@ std::span<const ClientModel> client_models() {
     return models;
 }
 
+bool version_less(std::string_view a, std::string_view b) noexcept {
+    // One part's number: its digits, saturating; anything after them in the
+    // part ("0rc1") is left out.
+    const auto part = [](std::string_view& s) {
+        unsigned long long n = 0;
+        bool digits = true;
+        while (!s.empty() && s.front() != '.') {
+            const char ch = s.front();
+            digits = digits && ch >= '0' && ch <= '9';
+            if (digits)
+                n = n > 1'000'000'000'000ULL ? n : n * 10 + static_cast<unsigned>(ch - '0');
+            s.remove_prefix(1);
+        }
+        if (!s.empty())
+            s.remove_prefix(1);
+        return n;
+    };
+    while (!a.empty() || !b.empty()) {
+        const auto x = part(a), y = part(b);
+        if (x != y)
+            return x < y;
+    }
+    return false;
+}
+
+bool in_version_range(const VersionRange& r, std::string_view version) noexcept {
+    return (r.min.empty() || !version_less(version, r.min)) &&
+           (r.below.empty() || version_less(version, r.below));
+}
+
 } // namespace loopcheck

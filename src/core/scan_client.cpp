@@ -11,11 +11,6 @@ namespace loopcheck {
 
 namespace {
 
-bool in_range(const VersionRange& r, std::string_view v) {
-    return (r.min.empty() || !version_less(v, r.min)) &&
-           (r.below.empty() || version_less(v, r.below));
-}
-
 /// One loopback address as a probe here would see it: accepted in 0.1 ms
 /// (Linux answers at once). A refusal takes windows_fast_refusal, the
 /// figure check's projection assumes where no probe of it ran: scan keeps
@@ -39,7 +34,7 @@ const ClientModel* scan_client_row(std::string_view id, std::string_view version
     for (const ClientModel& m : client_models()) {
         if (m.id != id)
             continue;
-        if (!version.empty() && in_range(m.versions, version))
+        if (!version.empty() && in_version_range(m.versions, version))
             return &m;
         if (m.versions.below.empty() && !newest)
             newest = &m;

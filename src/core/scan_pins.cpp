@@ -3,6 +3,8 @@
 // what they change (aiohttp before 3.10 tries addresses one at a time).
 #include "loopcheck/core/scan_pins.hpp"
 
+#include "loopcheck/core/client_table.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -118,27 +120,6 @@ void read_pins(std::string_view path, std::string_view content, std::vector<Scan
             i += k.size() - 1;
         }
     }
-}
-
-bool version_less(std::string_view a, std::string_view b) noexcept {
-    while (!a.empty() || !b.empty()) {
-        unsigned x = 0, y = 0;
-        while (!a.empty() && a.front() != '.') {
-            x = x * 10 + static_cast<unsigned>(a.front() - '0');
-            a.remove_prefix(1);
-        }
-        while (!b.empty() && b.front() != '.') {
-            y = y * 10 + static_cast<unsigned>(b.front() - '0');
-            b.remove_prefix(1);
-        }
-        if (x != y)
-            return x < y;
-        if (!a.empty())
-            a.remove_prefix(1);
-        if (!b.empty())
-            b.remove_prefix(1);
-    }
-    return false;
 }
 
 void apply_pins(std::vector<ScanHit>& hits, const std::vector<ScanPin>& pins) {

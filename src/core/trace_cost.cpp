@@ -4,8 +4,6 @@
 #include "loopcheck/core/client_table.hpp"
 #include "loopcheck/core/clients.hpp"
 #include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/scan_pins.hpp"
-#include "loopcheck/core/scan_servers.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -13,11 +11,6 @@
 namespace loopcheck {
 
 namespace {
-
-bool in_range(const VersionRange& r, std::string_view v) {
-    return (r.min.empty() || !version_less(v, r.min)) &&
-           (r.below.empty() || version_less(v, r.below));
-}
 
 /// How an address answered here, as the Windows projection needs it.
 /// Under --windows-timing the ports' [::1] (or 127.0.0.1) side is a tarpit
@@ -129,7 +122,8 @@ std::vector<const ClientModel*> runtime_rows(std::string_view runtime, std::stri
         // Python's variants are libraries (asyncio, httpx, aiohttp): their
         // rows' versions are the library's, not the interpreter's.
         const bool library = runtime == "python" && !own;
-        if (!runtime.empty() && !version.empty() && !library && !in_range(m.versions, version))
+        if (!runtime.empty() && !version.empty() && !library &&
+            !in_version_range(m.versions, version))
             continue;
         out.push_back(&m);
     }

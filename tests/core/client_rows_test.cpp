@@ -2,6 +2,7 @@
 // aiohttp before and after aiohappyeyeballs, asyncio without a delay,
 // Node.js without autoSelectFamily, Ruby, Perl and PHP; and every row's
 // libraries and connection reuse.
+#include "loopcheck/core/client_table.hpp"
 #include "loopcheck/core/clients.hpp"
 #include "support/catch.hpp"
 #include "support/client_row.hpp"
@@ -210,4 +211,18 @@ TEST_CASE("every row names its libraries and says whether a second request reuse
     CHECK(reuse_name(Reuse::pooled) == "pooled");
     CHECK(reuse_name(Reuse::per_call) == "per_call");
     CHECK(reuse_name(Reuse::depends) == "depends");
+}
+
+TEST_CASE("versions: dotted parts compared as numbers, never wrapped", "[clients]") {
+    CHECK(version_less("3.9.5", "3.10"));
+    CHECK_FALSE(version_less("3.10.0", "3.10"));
+    CHECK(version_less("0.9", "0.10.1"));
+    // 2^32 wrapped to 0 in a 32-bit part and read as "aiohttp < 3.10".
+    CHECK_FALSE(version_less("4294967296.0", "3.10"));
+    CHECK_FALSE(version_less("99999999999999999999999", "3.10"));
+    // A part's digits only: a pre-release suffix does not turn into digits.
+    CHECK(version_less("3.10rc1", "3.11"));
+    CHECK(in_version_range({"3.10", ""}, "3.11.2"));
+    CHECK_FALSE(in_version_range({"", "3.10"}, "3.11.2"));
+    CHECK(in_version_range({"1.21", "1.22"}, "1.21.5"));
 }

@@ -45,9 +45,6 @@ TEST_CASE("scan pins: lock files", "[scan]") {
               "  \"packages\": {\n    \"node_modules/axios\": {\n      \"version\": \"1.6.8\",\n",
               pins);
     CHECK(pin_of(pins, "axios", true) == "1.6.8");
-    CHECK(version_less("3.9.5", "3.10"));
-    CHECK_FALSE(version_less("3.10.0", "3.10"));
-    CHECK(version_less("0.9", "0.10.1"));
 }
 
 TEST_CASE("scan pins: aiohttp before 3.10 tries one address at a time", "[scan]") {

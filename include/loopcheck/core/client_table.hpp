@@ -52,6 +52,13 @@ struct VersionRange {
     std::string_view below;
 };
 
+/// Dotted version numbers compared part by part ("3.9" < "3.10"); a part's
+/// digits only, saturating instead of wrapping ("4294967296" is large, not 0).
+bool version_less(std::string_view a, std::string_view b) noexcept;
+
+/// Whether `version` lies in [min, below): a pinned or detected version's row.
+bool in_version_range(const VersionRange& r, std::string_view version) noexcept;
+
 struct ClientModel {
     std::string_view id;        ///< stable: "curl", "node", ... (several rows may share one)
     VersionRange versions;      ///< the versions this row covers

@@ -6,7 +6,7 @@
 
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/scan.hpp"
-#include "loopcheck/core/scan_servers.hpp"
+#include "loopcheck/core/servers.hpp"
 
 #include <span>
 #include <string>

@@ -24,7 +24,4 @@ void read_pins(std::string_view path, std::string_view content, std::vector<Scan
 /// 3.10 has no Happy Eyeballs, so its hits move to the sequential row.
 void apply_pins(std::vector<ScanHit>& hits, const std::vector<ScanPin>& pins);
 
-/// a < b for dotted versions ("3.9.5" < "3.10").
-bool version_less(std::string_view a, std::string_view b) noexcept;
-
 } // namespace loopcheck
