@@ -50,17 +50,11 @@ int run(const ScanArgs& args) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<ScanArgs>();
-    sub.add_option("path", args->paths, "files or folders to scan (default: .)")->type_name("PATH");
-    add_common_options(
-        sub, args->common,
-        {.command = "scan",
-         .no_threshold = "scan judges code by the addresses a client tries, not by a time",
-         .no_family = "scan probes every address each hit's name resolves to",
-         .no_count = "scan probes each host and port its hits name once"});
-    sub.add_flag(
-        "--no-probe", args->no_probe,
-        "static scan only: connect to nothing, infer servers from the tree and usual ports");
-    sub.add_flag("--strict", args->strict, "exit 1 for risky config values too, not only clients");
+    constexpr Command c = Command::scan;
+    add_table_option(sub, c, "path", args->paths);
+    add_common_options(sub, args->common, c);
+    add_table_option(sub, c, "--no-probe", args->no_probe);
+    add_table_option(sub, c, "--strict", args->strict);
     return [args] { return run(*args); };
 }
 
