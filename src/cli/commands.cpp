@@ -7,8 +7,8 @@ namespace loopcheck {
 
 std::span<const CommandEntry* const> subcommands() {
     static const std::array<const CommandEntry*, 6> table = {
-        &audit_command,     &completion_command, &listen_command,
-        &scan_command,      &staircase_command,  &wait_command};
+        &audit_command, &completion_command, &listen_command,
+        &scan_command,  &staircase_command,  &wait_command};
     return table;
 }
 

@@ -190,8 +190,8 @@ std::string value_case(std::string_view open, std::string_view close) {
         std::string pattern;
         for (const auto name : names)
             join_to(pattern, "|", std::string(name));
-        out += fmt::format("        {}{}{} echo {} ;;\n", open, pattern, close,
-                           single_quoted(words));
+        out +=
+            fmt::format("        {}{}{} echo {} ;;\n", open, pattern, close, single_quoted(words));
     }
     return out;
 }
@@ -264,7 +264,8 @@ std::string bash_script() {
 }}
 complete -F _loopcheck loopcheck
 )SH",
-                       single_quoted(words), single_quoted(offered(*check_facts(commands()).positional)));
+                       single_quoted(words),
+                       single_quoted(offered(*check_facts(commands()).positional)));
     return out;
 }
 
@@ -375,9 +376,9 @@ std::string fish_script() {
     out += fmt::format("complete -c loopcheck -n '__fish_seen_subcommand_from help' -a {}\n",
                        fish_quoted(help_topics()));
     for (const auto& f : commands()) {
-        const std::string when =
-            f.word.empty() ? fmt::format("'not __fish_seen_subcommand_from {}'", words)
-                           : fmt::format("'__fish_seen_subcommand_from {}'", f.word);
+        const std::string when = f.word.empty()
+                                     ? fmt::format("'not __fish_seen_subcommand_from {}'", words)
+                                     : fmt::format("'__fish_seen_subcommand_from {}'", f.word);
         out += fmt::format("\n# loopcheck {}\n", f.word.empty() ? "[TARGET...]" : f.word);
         for (const OptionRow* row : f.options) {
             std::string line = fmt::format("complete -c loopcheck -n {}", when);
@@ -396,16 +397,16 @@ std::string fish_script() {
         }
         if (f.positional != nullptr) {
             const OptionRow& p = *f.positional;
-            const std::string at =
-                f.word.empty() ? fmt::format("'not __fish_seen_subcommand_from {}; and not "
-                                             "__fish_use_subcommand'",
-                                             words)
-                               : when;
+            const std::string at = f.word.empty()
+                                       ? fmt::format("'not __fish_seen_subcommand_from {}; and not "
+                                                     "__fish_use_subcommand'",
+                                                     words)
+                                       : when;
             if (p.complete == Complete::path)
                 out += fmt::format("complete -c loopcheck -n {} -F\n", at);
             else if (!offered(p).empty())
-                out += fmt::format("complete -c loopcheck -n {} -a {}\n", at,
-                                   fish_quoted(offered(p)));
+                out +=
+                    fmt::format("complete -c loopcheck -n {} -a {}\n", at, fish_quoted(offered(p)));
         }
         if (f.word.empty() && f.positional != nullptr)
             // Before the first word, targets as well as the commands.

@@ -98,7 +98,8 @@ std::string man_options(Command c) {
         out += ".PP\nIt also takes\n.BR";
         for (std::size_t i = 0; i < also.size(); ++i) {
             const char* sep = i == 0 ? " " : (i + 1 == also.size() ? " \" and \" " : " \", \" ");
-            out += sep + roff_escaped(long_name(*also[i]));
+            // \% : a name is never hyphenated across lines.
+            out += sep + ("\\%" + roff_escaped(long_name(*also[i])));
         }
         out += "\nas the main command does.\n";
     }
@@ -138,8 +139,7 @@ std::string usage_table(Command c) {
         const std::string example =
             row->example.empty() ? "" : fmt::format("`{}`", md_cell(row->example));
         out += fmt::format("| {} | {} | {} | {} |\n", md_cell(md_names(*row)),
-                           row->default_text.empty() ? ""
-                                                     : fmt::format("`{}`", row->default_text),
+                           row->default_text.empty() ? "" : fmt::format("`{}`", row->default_text),
                            md_cell(long_text(*row)), example);
     }
     if (!also.empty()) {
@@ -167,7 +167,8 @@ std::string not_for_table() {
             std::string commands;
             for (std::size_t j = i; j < row.not_for.size(); ++j)
                 if (row.not_for[j].why == n.why)
-                    join_to(commands, ", ", fmt::format("`{}`", command_word(row.not_for[j].command)));
+                    join_to(commands, ", ",
+                            fmt::format("`{}`", command_word(row.not_for[j].command)));
             std::string names;
             for (const auto name : option_names(row))
                 if (!name.empty())

@@ -408,7 +408,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .commands = only(wait),
      .help = "wait until every address of each target refuses (the port is free)",
      .text = "wait until every address of each target refuses (the port is free); a connect "
-             "nobody answers does not count, as a full accept queue gives that too. Not with `--all-addresses` or `--strict`",
+             "nobody answers does not count, as a full accept queue gives that too. Not with "
+             "`--all-addresses` or `--strict`",
      .example = "loopcheck wait --down 127.0.0.1:8000"},
 
     // --- completion ---

@@ -64,11 +64,11 @@ struct NotFor {
 /// Two rows may share a name when commands take it differently (staircase's
 /// --count is not the check's); one command has at most one row per name.
 struct OptionRow {
-    std::string_view names;   ///< "-t,--timeout"; a positional's name ("target")
+    std::string_view names; ///< "-t,--timeout"; a positional's name ("target")
     Kind kind = Kind::flag;
-    std::string_view value{}; ///< the value's name in --help: "DURATION", "N", "TARGET"
-    Commands commands = 0;    ///< the commands that take it
-    std::string_view help{};  ///< the --help line
+    std::string_view value{};        ///< the value's name in --help: "DURATION", "N", "TARGET"
+    Commands commands = 0;           ///< the commands that take it
+    std::string_view help{};         ///< the --help line
     std::string_view default_text{}; ///< as shown in the docs: "5s"; empty: none
     /// A whole number's bounds, both included (checked from here, and the
     /// error says them); none for other values.
@@ -82,7 +82,7 @@ struct OptionRow {
     /// The man page's and docs/usage.md's text: Markdown inline (`code`,
     /// [links](...)); empty: the help line.
     std::string_view text{};
-    std::string_view example{}; ///< a command line for docs/usage.md; may be empty
+    std::string_view example{};      ///< a command line for docs/usage.md; may be empty
     std::array<NotFor, 6> not_for{}; ///< why not, for commands that do not take it
 };
 

@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
-#include <string_view>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 
@@ -70,8 +70,8 @@ void add_rejected_one(CLI::App& app, const std::string& shown, std::string_view 
 const OptionRow& row_of(Command command, std::string_view name) {
     const OptionRow* row = find_option(command, name);
     if (row == nullptr) // a declaration without its row: a programming error
-        throw std::logic_error(fmt::format("no option table row for {} of '{}'", name,
-                                           command_word(command)));
+        throw std::logic_error(
+            fmt::format("no option table row for {} of '{}'", name, command_word(command)));
     return *row;
 }
 
@@ -107,16 +107,14 @@ CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view n
                               std::vector<std::string>& target) {
     return add_row(app, row_of(command, name), target);
 }
-CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
-                              int& target) {
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, int& target) {
     return add_row(app, row_of(command, name), target);
 }
 CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
                               std::optional<int>& target) {
     return add_row(app, row_of(command, name), target);
 }
-CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
-                              bool& target) {
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, bool& target) {
     return add_row(app, row_of(command, name), target);
 }
 
@@ -133,8 +131,8 @@ void add_common_options(CLI::App& app, CommonArgs& args, Command command) {
         if (const auto why = why_not(row, command); !why.empty())
             for (const auto name : option_names(row))
                 if (!name.empty())
-                    add_rejected_one(app, std::string(name), row.value, args,
-                                     command_word(command), why);
+                    add_rejected_one(app, std::string(name), row.value, args, command_word(command),
+                                     why);
     // --format and --color are checked by validate_common, in loopcheck's
     // words (a CLI11 check would print its own).
     add_table_option(app, command, "--format", args.format);

@@ -90,12 +90,10 @@ CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view n
                               std::string& target);
 CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
                               std::vector<std::string>& target);
-CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
-                              int& target);
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, int& target);
 CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
                               std::optional<int>& target);
-CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
-                              bool& target);
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, bool& target);
 
 /// Declares the shared options `command` takes (every command accepts them
 /// before or after its name: cli/usage.cpp moves them after it), writing

@@ -43,8 +43,7 @@ bool takes_next_word(std::string_view word) {
     }
     // A bundle of short flags ends with the one that takes the value: -vt 1s.
     static const auto [all, valued] = short_letters();
-    return word.size() >= 2 && word[0] == '-' &&
-           valued.find(word.back()) != std::string::npos &&
+    return word.size() >= 2 && word[0] == '-' && valued.find(word.back()) != std::string::npos &&
            word.find_first_not_of(all, 1) == std::string_view::npos &&
            word.find_first_of(valued, 1) == word.size() - 1;
 }
