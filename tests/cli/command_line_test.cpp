@@ -68,7 +68,7 @@ TEST_CASE("the check's options as the table declares them", "[cli]") {
     CHECK(std::get<CheckCommand>(self).request.targets.empty());
 }
 
-TEST_CASE("a subcommand's line is its run; bad ones are usage errors", "[cli]") {
+TEST_CASE("a subcommand's line is its run, and bad ones are usage errors", "[cli]") {
     CHECK(std::holds_alternative<std::function<int()>>(parse({"--json", "audit", "8000"})));
     CHECK(std::holds_alternative<std::function<int()>>(parse({"completion", "zsh"})));
     // Printed on stderr; the check's usage error is the parse's result, a
