@@ -1,5 +1,5 @@
 # Dependencies come from the system's package manager (Debian: libcli11-dev,
-# libfmt-dev, libspdlog-dev, catch2) or from vcpkg on Windows, always through
+# libfmt-dev, libspdlog-dev, catch2, nlohmann-json3-dev) or from vcpkg on Windows, always through
 # find_package. Each is exposed as a loopcheck:: alias so that a cross build
 # can point them at header-only copies without touching the targets.
 
@@ -29,12 +29,12 @@ if(LOOPCHECK_HEADER_ONLY_DEPS)
             "Where the fmt, spdlog, CLI and catch2 header directories are")
         set(LOOPCHECK_DEPS_INCLUDE_DIR ${CMAKE_BINARY_DIR}/deps-include)
         file(MAKE_DIRECTORY ${LOOPCHECK_DEPS_INCLUDE_DIR})
-        foreach(dir fmt spdlog CLI catch2)
+        foreach(dir fmt spdlog CLI catch2 nlohmann)
             set(from ${LOOPCHECK_DEPS_SOURCE_DIR}/${dir})
             if(NOT IS_DIRECTORY ${from})
                 message(FATAL_ERROR "${from} is missing: install the headers "
                                     "(Debian: apt-get install libfmt-dev libspdlog-dev "
-                                    "libcli11-dev catch2)")
+                                    "libcli11-dev catch2 nlohmann-json3-dev)")
             endif()
             file(REMOVE ${LOOPCHECK_DEPS_INCLUDE_DIR}/${dir})
             file(CREATE_LINK ${from} ${LOOPCHECK_DEPS_INCLUDE_DIR}/${dir} SYMBOLIC)
@@ -52,12 +52,18 @@ if(LOOPCHECK_HEADER_ONLY_DEPS)
     target_link_libraries(loopcheck::cli11 INTERFACE loopcheck_deps_headers)
     add_library(loopcheck::catch2 INTERFACE IMPORTED)
     target_link_libraries(loopcheck::catch2 INTERFACE loopcheck_deps_headers)
+    add_library(loopcheck::nlohmann_json INTERFACE IMPORTED)
+    target_link_libraries(loopcheck::nlohmann_json INTERFACE loopcheck_deps_headers)
     return()
 endif()
 
 find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
+# scan's config file and baselines (src/core/scan_gate.cpp): header-only.
+find_package(nlohmann_json 3 REQUIRED)
+add_library(loopcheck::nlohmann_json INTERFACE IMPORTED)
+target_link_libraries(loopcheck::nlohmann_json INTERFACE nlohmann_json::nlohmann_json)
 
 if(LOOPCHECK_SELF_CONTAINED)
     # fmt and spdlog compiled into loopcheck from the installed packages'

@@ -43,7 +43,6 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
             @('--help', 'Print this help message and exit')
             @('-t', 'give up on one connect after this long: 250ms, 2s, 1.5 (default 5s, at most 1h)')
             @('--timeout', 'give up on one connect after this long: 250ms, 2s, 1.5 (default 5s, at most 1h)')
-            @('--format', 'text, json or markdown (default text)')
             @('--json', 'same as --format json')
             @('--markdown', 'same as --format markdown')
             @('--color', 'auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)')
@@ -53,6 +52,12 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
             @('--quiet', 'print nothing on stderr but errors')
             @('--no-probe', 'static scan only: connect to nothing, infer servers from the tree and usual ports')
             @('--strict', 'exit 1 for risky config values too, not only clients')
+            @('--exit-zero', 'report as usual, but exit 0 whatever was found')
+            @('--baseline', 'hits whose fingerprints FILE lists do not fail (see --write-baseline)')
+            @('--write-baseline', 'write the risky hits'' fingerprints to FILE, to accept them')
+            @('--since', 'only hits on lines changed since the git revision REF fail')
+            @('--output', 'also write the report to FILE: SARIF (.sarif) or JSON (.json)')
+            @('--format', 'text, json, markdown, sarif, github or short (default text)')
         )
         'staircase' = @(
             @('-h', 'Print this help message and exit')
@@ -70,6 +75,21 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
             @('-n', 'probes per limit (default 3, at most 100)')
             @('--count', 'probes per limit (default 3, at most 100)')
             @('--ascii', 'draw the bars with ''#'' (default: Unicode blocks in a UTF-8 locale)')
+        )
+        'trace' = @(
+            @('-h', 'Print this help message and exit')
+            @('--help', 'Print this help message and exit')
+            @('--format', 'text, json or markdown (default text)')
+            @('--json', 'same as --format json')
+            @('--markdown', 'same as --format markdown')
+            @('--color', 'auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)')
+            @('-v', 'the full report (every client row and fix); log each step on stderr, -vv every socket call')
+            @('--verbose', 'the full report (every client row and fix); log each step on stderr, -vv every socket call')
+            @('-q', 'print nothing on stderr but errors')
+            @('--quiet', 'print nothing on stderr but errors')
+            @('--windows-order', 'run the command with Windows'' answer for localhost (::1 first): a private mount namespace with its own /etc/hosts and /etc/gai.conf')
+            @('--windows-timing', 'make refused loopback connects on the command''s ports take as long as on Windows, on real packets (a tarpit listener), to measure the command''s own fallback')
+            @('--threshold', 'a connect, refusal or fallback slower than this is slow (default 100ms)')
         )
         'wait' = @(
             @('-h', 'Print this help message and exit')
@@ -124,6 +144,7 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
     }
     # The words an option's value may be.
     $values = @{
+        '--baseline' = ''
         '--color' = 'auto always never'
         '--count' = ''
         '--emulate' = 'sequential happy-eyeballs happy-eyeballs=200ms go node'
@@ -132,22 +153,30 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
         '--format' = 'text json markdown'
         '--interval' = '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m'
         '--max-probes' = ''
+        '--output' = ''
+        '--since' = 'HEAD origin/main'
         '--syn-retries' = ''
         '--threshold' = '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m'
         '--timeout' = '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m'
+        '--write-baseline' = ''
         '-n' = ''
         '-t' = '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m'
     }
-    # Each command's arguments: words, 'path' for file names, '' for none.
+    # A command's own values for an option, by 'COMMAND OPTION'.
+    $ownValues = @{
+        'scan --format' = 'text json markdown sarif github short'
+    }
+    # Each command's arguments: words, 'path' for what PowerShell completes itself (file names), '' for none.
     $arguments = @{
         'audit' = ''
         'listen' = '127.0.0.1:0 [::1]:0 localhost: dual:'
         'scan' = 'path'
         'staircase' = 'localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:'
+        'trace' = 'path'
         'wait' = 'localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:'
         'completion' = 'bash zsh fish powershell'
         '' = 'localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:'
-        'help' = 'audit completion listen scan staircase wait'
+        'help' = 'audit completion listen scan staircase trace wait'
     }
     $commands = @(
         @('audit', 'every listener a loopback client can reach, and what localhost:PORT costs')
@@ -156,6 +185,7 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
         @('listen', 'throwaway listeners to reproduce a set-up (Ctrl-C ends)')
         @('scan', 'find the localhost URLs in a codebase that cost a Windows user ~2 s per connect')
         @('staircase', 'time refused connects with the SYN retry limit set to 0..5 (Windows: ~500 ms per retry; flat where a reset ends the connect)')
+        @('trace', 'run a command and show which loopback connects it paid for, here and on Windows')
         @('wait', 'wait until every TARGET accepts (or, with --down, none does); exit 0 when it does, 3 when --for runs out, 1 with --strict when resolver order costs clients')
     )
 
@@ -190,6 +220,7 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
         }
     }
 
+    if ($ownValues.ContainsKey("$sub $previous")) { Complete-Words $ownValues["$sub $previous"]; return }
     if ($values.ContainsKey($previous)) { Complete-Words $values[$previous]; return }
     if ($wordToComplete.StartsWith('-')) {
         $key = if ($sub -eq 'help') { '' } else { $sub }

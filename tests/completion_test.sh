@@ -114,6 +114,11 @@ run_cases() { # run_cases SHELL
             "$(tr ' ' '\n' <<<"$wanted" | grep -- '^--' | tr '\n' ' ' | sed 's/ $//')"
     done
     expect "$shell: --format offers the formats" "$($offers wait --format '')" "json markdown text"
+    expect "$shell: scan --format adds scan's CI formats" "$($offers scan --format '')" \
+        "github json markdown sarif short text"
+    expect "$shell: the check's --format offers no CI format" "$($offers --format s)" ""
+    expect "$shell: --baseline completes file names" "$(cd "$root" && $offers scan --baseline READ)" \
+        "README.md"
     expect "$shell: --color offers its values" "$($offers --color '')" "always auto never"
     expect "$shell: help offers the commands" "$($offers help '')" \
         "$(tr ' ' '\n' <<<"$commands" | grep -vx help | tr '\n' ' ' | sed 's/ $//')"

@@ -47,14 +47,14 @@ run_fuzzers() {
     done
 }
 
-# Starts the targets (built by sanitizers_build) in two lanes of three in
+# Starts the targets (built by sanitizers_build) in two lanes (five and four) in
 # the background (one lane alone left the run waiting ~3 min for it after
 # Windows). Waited for by fuzz_wait.
 fuzz_start() {
     fuzz_logs=("$(mktemp)" "$(mktemp)")
-    run_fuzzers target duration hosts >"${fuzz_logs[0]}" 2>&1 &
+    run_fuzzers target duration hosts scan_classify scan_pins >"${fuzz_logs[0]}" 2>&1 &
     fuzz_pids=($!)
-    run_fuzzers emulation listeners untrusted >"${fuzz_logs[1]}" 2>&1 &
+    run_fuzzers emulation listeners untrusted scan_notebook >"${fuzz_logs[1]}" 2>&1 &
     fuzz_pids+=($!)
     ci_cleanups+=(fuzz_cleanup)
 }

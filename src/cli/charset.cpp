@@ -2,9 +2,10 @@
 // order of precedence, for the staircase's Unicode or ASCII bars.
 #include "cli/charset.hpp"
 
+#include "loopcheck/platform/platform.hpp"
+
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <string>
 
 namespace loopcheck {
@@ -23,7 +24,11 @@ bool locale_is_utf8(const char* lc_all, const char* lc_ctype, const char* lang) 
 }
 
 bool environment_is_utf8() {
-    return locale_is_utf8(std::getenv("LC_ALL"), std::getenv("LC_CTYPE"), std::getenv("LANG"));
+    const auto lc_all = platform::environment_variable("LC_ALL");
+    const auto lc_ctype = platform::environment_variable("LC_CTYPE");
+    const auto lang = platform::environment_variable("LANG");
+    return locale_is_utf8(lc_all ? lc_all->c_str() : nullptr,
+                          lc_ctype ? lc_ctype->c_str() : nullptr, lang ? lang->c_str() : nullptr);
 }
 
 } // namespace loopcheck

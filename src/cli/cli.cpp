@@ -161,13 +161,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv) {
 
 int run_cli(int argc, char** argv) {
     // The parser and its option tables are freed before the run starts, so
-    // the run reuses their heap instead of touching new pages: each new page
-    // is a fault, and faults are most of a short run's time
-    // (docs/performance.md, "The third round"). Thousands of arguments are
-    // thousands of targets: their parsing, reports and samples take ~2.4 KiB
-    // each (10,000 peaked at 23.7 MiB), readied at once in large pages.
-    constexpr std::size_t heap_per_argument = 3 * 1024;
-    platform::prepare_heap(static_cast<std::size_t>(std::max(argc, 0)) * heap_per_argument);
+    // the run reuses their heap (docs/performance.md).
     auto parsed = parse_command_line(argc, argv);
     if (const int* code = std::get_if<int>(&parsed))
         return *code;

@@ -9,6 +9,7 @@
 #include "loopcheck/core/exit_codes.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/text.hpp"
 #include "loopcheck/run/listen.hpp"
 #include "loopcheck/run/stop.hpp"
 
@@ -28,19 +29,6 @@ struct ListenArgs {
     CommonArgs common;
 };
 
-/// The "listening on" lines as text: ADDRESS in bold with colour on.
-std::string listening_text(const std::vector<ListeningSocket>& sockets, bool color) {
-    std::string out;
-    for (const auto& o : sockets) {
-        const bool wildcard6 = o.bound.family == Family::ipv6 && is_unspecified(o.bound);
-        out +=
-            fmt::format("listening on {}{}{}{}\n", color ? "\x1b[1m" : "", endpoint_string(o.bound),
-                        color ? "\x1b[0m" : "",
-                        wildcard6 ? (o.v6only ? " (IPV6_V6ONLY on)" : " (IPV6_V6ONLY off)") : "");
-    }
-    return out;
-}
-
 /// The sockets on stdout in the chosen format, flushed at once so that a
 /// script can read the port that port 0 picked; then, on stderr, how long
 /// the listeners run.
@@ -50,7 +38,7 @@ void announce(const std::vector<ListeningSocket>& sockets, const ListenRequest& 
     const std::string lines = output.format == Format::json ? render_json_listening(sockets)
                               : output.format == Format::markdown
                                   ? render_markdown_listening(sockets)
-                                  : listening_text(sockets, text_style(output.color).color);
+                                  : render_text_listening(sockets, text_style(output.color));
     std::fputs(lines.c_str(), stdout);
     // A script reads the ports from these lines: when they cannot be
     // written, nobody can use the listeners; stop, and exit 5 (main).

@@ -3,12 +3,20 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/progress.hpp"
+#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/scan_gate.hpp"
+#include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
+#include "loopcheck/report/scan_ci.hpp"
 #include "loopcheck/report/text.hpp"
 #include "loopcheck/run/scan.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
 #include <memory>
 
 namespace loopcheck {
@@ -20,9 +28,53 @@ struct ScanArgs {
     CommonArgs common;
     bool no_probe = false;
     bool strict = false;
+    bool exit_zero = false;
+    std::string baseline, write_baseline, since, output;
 };
 
-int run(const ScanArgs& args) {
+/// scan's formats beyond the shared text/json/markdown (docs/scan.md#formats).
+enum class CiFormat : std::uint8_t { none, sarif, github, short_lines };
+
+CiFormat ci_format(std::string_view name) noexcept {
+    return name == "sarif"    ? CiFormat::sarif
+           : name == "github" ? CiFormat::github
+           : name == "short"  ? CiFormat::short_lines
+                              : CiFormat::none;
+}
+
+/// Writes `text` to `path` whole; the error's words when it could not.
+std::optional<std::string> write_file(const std::string& path, const std::string& text) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr)
+        return std::strerror(errno);
+    const bool whole = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    const int err = errno;
+    if (std::fclose(f) != 0 || !whole)
+        return std::strerror(whole ? errno : err);
+    return std::nullopt;
+}
+
+/// --output's format, from the file's name: .sarif (or .sarif.json) SARIF,
+/// .json JSON.
+std::optional<CiFormat> output_format(std::string_view path) {
+    if (path.ends_with(".sarif") || path.ends_with(".sarif.json"))
+        return CiFormat::sarif;
+    if (path.ends_with(".json"))
+        return CiFormat::none;
+    return std::nullopt;
+}
+
+int run(ScanArgs args) {
+    // sarif, github and short are scan's own: taken out before the shared
+    // check, which knows text, json and markdown.
+    const CiFormat ci = ci_format(args.common.format);
+    if (ci != CiFormat::none)
+        args.common.format = "text";
+    if (ci != CiFormat::none && (args.common.json || args.common.markdown))
+        return usage_failure("choose one output format");
+    if (!args.output.empty() && !output_format(args.output))
+        return usage_failure(fmt::format("--output {}: the name must end in .sarif or .json",
+                                         Untrusted(args.output).escaped()));
     auto common = validate_common(args.common);
     if (!common)
         return usage_failure(common.error().message);
@@ -34,6 +86,9 @@ int run(const ScanArgs& args) {
     request.strict = args.strict;
     request.no_probe = args.no_probe;
     request.name_skips = common->verbosity > 0;
+    request.exit_zero = args.exit_zero;
+    request.baseline = args.baseline;
+    request.since = args.since;
     request.timeout = common->timeout;
     request.threshold = common->threshold;
     ProgressLine progress(live_lines_wanted(common->verbosity));
@@ -42,6 +97,25 @@ int run(const ScanArgs& args) {
     if (!r)
         return run_failure(r.error());
     const bool verbose = common->verbosity > 0;
+    if (!args.write_baseline.empty())
+        if (auto error = write_file(args.write_baseline, render_baseline(*r)))
+            return report_error(exit_code::usage,
+                                fmt::format("cannot write --write-baseline {}: {}",
+                                            Untrusted(args.write_baseline).escaped(), *error));
+    if (!args.output.empty()) {
+        const std::string doc =
+            *output_format(args.output) == CiFormat::sarif ? render_sarif(*r) : render_json(*r);
+        if (auto error = write_file(args.output, doc))
+            return report_error(exit_code::usage,
+                                fmt::format("cannot write --output {}: {}",
+                                            Untrusted(args.output).escaped(), *error));
+    }
+    if (ci == CiFormat::sarif)
+        return write_stdout(render_sarif(*r), r->exit_code);
+    if (ci == CiFormat::github)
+        return write_stdout(render_github(*r), r->exit_code);
+    if (ci == CiFormat::short_lines)
+        return write_stdout(render_short(*r), r->exit_code);
     return write_report(common->format,
                         {[&] { return render_text(*r, text_style(common->color), verbose); },
                          [&] { return render_json(*r); }, [&] { return render_markdown(*r); }},
@@ -55,6 +129,11 @@ std::function<int()> declare(CLI::App& sub) {
     add_common_options(sub, args->common, c);
     add_table_option(sub, c, "--no-probe", args->no_probe);
     add_table_option(sub, c, "--strict", args->strict);
+    add_table_option(sub, c, "--exit-zero", args->exit_zero);
+    add_table_option(sub, c, "--baseline", args->baseline);
+    add_table_option(sub, c, "--write-baseline", args->write_baseline);
+    add_table_option(sub, c, "--since", args->since);
+    add_table_option(sub, c, "--output", args->output);
     return [args] { return run(*args); };
 }
 
@@ -74,16 +153,23 @@ joins it with the listener table; where nothing listens, the port's usual
 server decides (inferred). Text shows the risky hits and server binds; -v
 every hit and every skipped file. docs/scan.md lists every rule.
 
+As a gate: a "loopcheck: ignore" comment (or "loopcheck: ignore[RULE]") on
+the line or the line above, the rules and excludes of .loopcheck.json
+(looked for from PATH up to the repository root), --baseline and --since
+keep a hit from failing; it is still reported. --format also takes sarif,
+github (Actions annotations) and short (path:line:col: RULE message).
+
 Exit codes:
-  0  nothing risky
+  0  nothing risky (or every risky hit held back; or --exit-zero)
   1  a client hit is risky (with --strict: a config hit too)
-  2  usage error, or a PATH that cannot be read
+  2  usage error, a PATH that cannot be read, a bad config or baseline
   130 interrupted (the result so far is printed)
 
 Examples:
   loopcheck scan                     this repository
   loopcheck scan --no-probe src/     static only
-  loopcheck scan -v --json . >scan.json)",
+  loopcheck scan -v --json . >scan.json
+  loopcheck scan --no-probe --since origin/main --format github --output scan.sarif)",
     declare};
 
 } // namespace loopcheck

@@ -33,6 +33,8 @@ extern const CommandEntry listen_command;
 extern const CommandEntry scan_command;
 /// `loopcheck staircase` (src/cli/cmd_staircase.cpp).
 extern const CommandEntry staircase_command;
+/// `loopcheck trace` (src/cli/cmd_trace.cpp).
+extern const CommandEntry trace_command;
 /// `loopcheck wait` (src/cli/cmd_wait.cpp).
 extern const CommandEntry wait_command;
 

@@ -123,13 +123,14 @@ std::string_view offered(const OptionRow& row) {
         return spec_words;
     case Complete::nothing:
     case Complete::path:
+    case Complete::program:
         break;
     }
     return {};
 }
 
-/// Each option name that takes a value, with what it offers (one entry per
-/// name: the table gives a name one kind of value in every command).
+/// Each option name that takes a value, with what it offers: the first row
+/// of that name (the check's, where it has one) gives every command's.
 std::map<std::string_view, std::string_view> value_options() {
     std::map<std::string_view, std::string_view> out;
     for (const OptionRow& row : option_table())
@@ -137,6 +138,46 @@ std::map<std::string_view, std::string_view> value_options() {
             for (const auto name : option_names(row))
                 if (!name.empty())
                     out.emplace(name, offered(row));
+    return out;
+}
+
+/// The option names whose value is a file name ("--baseline|--output"),
+/// as a shell's `case` pattern.
+std::string path_options() {
+    std::string out;
+    std::vector<std::string_view> names;
+    for (const OptionRow& row : option_table())
+        if (takes_value(row) && row.complete == Complete::path)
+            for (const auto name : option_names(row))
+                if (!name.empty())
+                    names.push_back(name);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (const auto name : names)
+        join_to(out, "|", std::string(name));
+    return out;
+}
+
+/// A value that one command offers other than value_options() says (scan's
+/// --format adds its CI formats): the command's word, the option's name and
+/// the words.
+struct OwnValue {
+    std::string_view command;
+    std::string_view name;
+    std::string_view words;
+};
+
+std::vector<OwnValue> own_values() {
+    const auto common = value_options();
+    std::vector<OwnValue> out;
+    for (const OptionRow& row : option_table())
+        if (takes_value(row))
+            for (const auto name : option_names(row))
+                if (!name.empty() && common.at(name) != offered(row))
+                    for (std::size_t i = 0; i < command_count; ++i)
+                        if (takes(row, static_cast<Command>(i)))
+                            out.push_back(
+                                {command_word(static_cast<Command>(i)), name, offered(row)});
     return out;
 }
 
@@ -179,17 +220,21 @@ std::string ps_quoted(std::string_view text) {
     return out + "'";
 }
 
-/// The body of a `case` on an option name, shared by bash and zsh:
-/// `--format) echo "text json markdown" ;;`.
+/// The body of a `case` on "COMMAND:OPTION" (the check's COMMAND is
+/// empty), shared by bash and zsh: `scan:--format) echo '...' ;;` for a
+/// command's own values first, then `*:--format) echo 'text json markdown' ;;`.
 std::string value_case(std::string_view open, std::string_view close) {
     std::string out;
+    for (const auto& own : own_values())
+        out += fmt::format("        {}{}:{}{} echo {} ;;\n", open, own.command, own.name, close,
+                           single_quoted(own.words));
     std::map<std::string_view, std::vector<std::string_view>> by_offer;
     for (const auto& [name, words] : value_options())
         by_offer[words].push_back(name);
     for (const auto& [words, names] : by_offer) {
         std::string pattern;
         for (const auto name : names)
-            join_to(pattern, "|", std::string(name));
+            join_to(pattern, "|", fmt::format("*:{}", name));
         out +=
             fmt::format("        {}{}{} echo {} ;;\n", open, pattern, close, single_quoted(words));
     }
@@ -203,8 +248,9 @@ std::string bash_script() {
         out += fmt::format("        {}) echo {} ;;\n", f.word.empty() ? "*" : f.word,
                            single_quoted(option_words(f)));
     out += "    esac\n}\n\n";
-    out += "# The words an option's value may be; fails for an option that takes none.\n";
-    out += "_loopcheck_value() {\n    case \"$1\" in\n";
+    out += "# The words the value of option $1 of command $2 may be; fails for an\n"
+           "# option that takes none.\n";
+    out += "_loopcheck_value() {\n    case \"${2-}:$1\" in\n";
     out += value_case("", ")");
     out += "        *) return 1 ;;\n    esac\n}\n\n";
     const std::string words = joined_command_words();
@@ -214,10 +260,6 @@ std::string bash_script() {
     local cur prev sub="" word i targets=0 values
     cur="${{COMP_WORDS[COMP_CWORD]}}"
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
-    if values=$(_loopcheck_value "$prev"); then
-        COMPREPLY=($(compgen -W "$values" -- "$cur"))
-        return
-    fi
     # The subcommand is the first word naming one, wherever options put it;
     # a word before it that is neither an option nor its value is a target.
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -228,6 +270,13 @@ std::string bash_script() {
             *) targets=$((targets + 1)) ;;
         esac
     done
+    case "$prev" in
+        {}) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    esac
+    if values=$(_loopcheck_value "$prev" "$sub"); then
+        COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        return
+    fi
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$(_loopcheck_options "$sub")" -- "$cur"))
         return
@@ -235,13 +284,16 @@ std::string bash_script() {
     case "$sub" in
         help) COMPREPLY=($(compgen -W {} -- "$cur")); return ;;
 )SH",
-                       pattern, single_quoted(help_topics()));
+                       pattern, path_options(), single_quoted(help_topics()));
     for (const auto& f : commands()) {
         if (f.word.empty() || f.positional == nullptr)
             continue;
         const OptionRow& p = *f.positional;
         if (p.complete == Complete::path)
             out += fmt::format("        {}) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
+                               f.word);
+        else if (p.complete == Complete::program)
+            out += fmt::format("        {}) COMPREPLY=($(compgen -c -- \"$cur\")); return ;;\n",
                                f.word);
         else if (offered(p).empty())
             out += fmt::format("        {}) return ;;\n", f.word);
@@ -288,8 +340,9 @@ std::string zsh_script() {
                            f.word.empty() ? "*" : f.word, names, descriptions);
     }
     out += "    esac\n}\n\n";
-    out += "# The words an option's value may be; fails for an option that takes none.\n";
-    out += "_loopcheck_value() {\n    case $1 in\n";
+    out += "# The words the value of option $1 of command $2 may be; fails for an\n"
+           "# option that takes none.\n";
+    out += "_loopcheck_value() {\n    case $2:$1 in\n";
     out += value_case("(", ")");
     out += "        (*) return 1 ;;\n    esac\n}\n\n";
     std::string pattern = joined_command_words();
@@ -304,10 +357,6 @@ std::string zsh_script() {
     local -i i targets=0
     local -a reply descriptions
     local -a commands=({}) command_help=({})
-    if values=$(_loopcheck_value "$prev"); then
-        compadd -- ${{=values}}
-        return
-    fi
     # The subcommand is the first word naming one, wherever options put it;
     # a word before it that is neither an option nor its value is a target.
     for ((i = 2; i < CURRENT; i++)); do
@@ -318,6 +367,13 @@ std::string zsh_script() {
             (*) ((targets++)) ;;
         esac
     done
+    case $prev in
+        ({}) _files; return ;;
+    esac
+    if values=$(_loopcheck_value "$prev" "$sub"); then
+        compadd -- ${{=values}}
+        return
+    fi
     if [[ $cur == -* ]]; then
         _loopcheck_options "$sub"
         compadd -l -d descriptions -- $reply
@@ -326,13 +382,15 @@ std::string zsh_script() {
     case $sub in
         (help) compadd -- ${{commands:#help}}; return ;;
 )SH",
-                       commands_array, commands_help, pattern);
+                       commands_array, commands_help, pattern, path_options());
     for (const auto& f : commands()) {
         if (f.word.empty() || f.positional == nullptr)
             continue;
         const OptionRow& p = *f.positional;
         if (p.complete == Complete::path)
             out += fmt::format("        ({}) _files ;;\n", f.word);
+        else if (p.complete == Complete::program)
+            out += fmt::format("        ({}) _command_names -e ;;\n", f.word);
         else if (offered(p).empty())
             out += fmt::format("        ({}) return 1 ;;\n", f.word);
         else
@@ -388,7 +446,9 @@ std::string fish_script() {
                 else if (!name.empty())
                     line += fmt::format(" -s {}", name.substr(1));
             }
-            if (takes_value(*row)) {
+            if (takes_value(*row) && row->complete == Complete::path) {
+                line += " -r -F";
+            } else if (takes_value(*row)) {
                 line += " -x";
                 if (!offered(*row).empty())
                     line += fmt::format(" -a {}", fish_quoted(offered(*row)));
@@ -404,6 +464,9 @@ std::string fish_script() {
                                        : when;
             if (p.complete == Complete::path)
                 out += fmt::format("complete -c loopcheck -n {} -F\n", at);
+            else if (p.complete == Complete::program)
+                out +=
+                    fmt::format("complete -c loopcheck -n {} -a '(__fish_complete_command)'\n", at);
             else if (!offered(p).empty())
                 out +=
                     fmt::format("complete -c loopcheck -n {} -a {}\n", at, fish_quoted(offered(p)));
@@ -440,12 +503,22 @@ std::string powershell_script() {
     for (const auto& [name, words] : value_options())
         out += fmt::format("        {} = {}\n", ps_quoted(name), ps_quoted(words));
     out += "    }\n";
-    out += "    # Each command's arguments: words, 'path' for file names, '' for none.\n";
+    out += "    # A command's own values for an option, by 'COMMAND OPTION'.\n";
+    out += "    $ownValues = @{\n";
+    for (const auto& own : own_values())
+        out +=
+            fmt::format("        {} = {}\n", ps_quoted(fmt::format("{} {}", own.command, own.name)),
+                        ps_quoted(own.words));
+    out += "    }\n";
+    out += "    # Each command's arguments: words, 'path' for what PowerShell completes itself (file names), '' for none.\n";
     out += "    $arguments = @{\n";
     for (const auto& f : commands()) {
         std::string_view what;
         if (f.positional != nullptr)
-            what = f.positional->complete == Complete::path ? "path" : offered(*f.positional);
+            what = f.positional->complete == Complete::path ||
+                           f.positional->complete == Complete::program
+                       ? "path"
+                       : offered(*f.positional);
         out += fmt::format("        {} = {}\n", ps_quoted(f.word), ps_quoted(what));
     }
     out += fmt::format("        'help' = {}\n", ps_quoted(help_topics()));
@@ -486,6 +559,7 @@ std::string powershell_script() {
         }
     }
 
+    if ($ownValues.ContainsKey("$sub $previous")) { Complete-Words $ownValues["$sub $previous"]; return }
     if ($values.ContainsKey($previous)) { Complete-Words $values[$previous]; return }
     if ($wordToComplete.StartsWith('-')) {
         $key = if ($sub -eq 'help') { '' } else { $sub }

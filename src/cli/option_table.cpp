@@ -19,9 +19,10 @@ namespace {
 using enum Command;
 using enum Kind;
 
-constexpr Commands all_commands = check | audit | listen | scan | staircase | wait | completion;
+constexpr Commands all_commands =
+    check | audit | listen | scan | staircase | trace | wait | completion;
 /// The commands that measure, render a report and share its options.
-constexpr Commands reporting = check | audit | listen | scan | staircase | wait;
+constexpr Commands reporting = check | audit | listen | scan | staircase | trace | wait;
 
 constexpr std::string_view name_one_address =
     "name one address instead: [::1]:PORT or 127.0.0.1:PORT";
@@ -70,7 +71,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .not_for = {{{audit, "audit connects once to every listening port"},
                   {wait, "wait polls until it is over; --for limits how long"},
                   {listen, "listen connects to nothing"},
-                  {scan, "scan probes each host and port its hits name once"}}}},
+                  {scan, "scan probes each host and port its hits name once"},
+                  {trace, "trace runs the command once"}}}},
     {.names = "-4,--ipv4",
      .kind = flag,
      .commands = only(check),
@@ -86,7 +88,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
                   {staircase, name_one_address},
                   {wait, name_one_address},
                   {listen, "each SPEC names its addresses: 127.0.0.1:PORT, [::1]:PORT"},
-                  {scan, "scan probes every address each hit's name resolves to"}}}},
+                  {scan, "scan probes every address each hit's name resolves to"},
+                  {trace, "trace records the addresses the command itself tries"}}}},
     {.names = "-6,--ipv6",
      .kind = flag,
      .commands = only(check),
@@ -99,7 +102,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
                   {staircase, name_one_address},
                   {wait, name_one_address},
                   {listen, "each SPEC names its addresses: 127.0.0.1:PORT, [::1]:PORT"},
-                  {scan, "scan probes every address each hit's name resolves to"}}}},
+                  {scan, "scan probes every address each hit's name resolves to"},
+                  {trace, "trace records the addresses the command itself tries"}}}},
     {.names = "-t,--timeout",
      .kind = value,
      .value = "DURATION",
@@ -113,7 +117,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .example = "loopcheck -t 500ms 127.0.0.1:80",
      .not_for = {{{wait, "a poll unanswered for 1 s counts as a timeout and the next one "
                          "starts; --for limits the whole wait"},
-                  {listen, "listen connects to nothing; --for limits how long it runs"}}}},
+                  {listen, "listen connects to nothing; --for limits how long it runs"},
+                  {trace, "trace waits for the command and every process it starts"}}}},
     {.names = "--threshold",
      .kind = value,
      .value = "DURATION",
@@ -130,7 +135,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
     {.names = "--format",
      .kind = value,
      .value = "FORMAT",
-     .commands = reporting,
+     // scan's own row (below) adds its CI formats
+     .commands = check | audit | listen | staircase | trace | wait,
      .help = "text, json or markdown (default text)",
      .default_text = "text",
      .complete = Complete::choices,
@@ -190,7 +196,8 @@ constexpr std::array rows = std::to_array<OptionRow>({
                   {listen, check_only},
                   {scan, check_only},
                   {staircase, check_only},
-                  {wait, check_only}}}},
+                  {wait, check_only},
+                  {trace, check_only}}}},
     {.names = "--quick",
      .kind = flag,
      .commands = only(check),
@@ -325,6 +332,65 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .default_text = "off",
      .text = "exit 1 for a risky config value too, not only a risky client",
      .example = "loopcheck scan --strict"},
+    {.names = "--exit-zero",
+     .kind = flag,
+     .commands = only(scan),
+     .help = "report as usual, but exit 0 whatever was found",
+     .default_text = "off",
+     .text = "report as usual, exit 0 whatever was found",
+     .example = "loopcheck scan --exit-zero"},
+    {.names = "--baseline",
+     .kind = value,
+     .value = "FILE",
+     .commands = only(scan),
+     .help = "hits whose fingerprints FILE lists do not fail (see --write-baseline)",
+     .default_text = "none",
+     .complete = Complete::path,
+     .text = "hits whose fingerprints FILE lists do not fail ([scan.md](scan.md#adoption)); a "
+             "fingerprint survives line moves, editing the line or renaming the file makes a "
+             "new one",
+     .example = "loopcheck scan --baseline .loopcheck-baseline"},
+    {.names = "--write-baseline",
+     .kind = value,
+     .value = "FILE",
+     .commands = only(scan),
+     .help = "write the risky hits' fingerprints to FILE, to accept them",
+     .default_text = "none",
+     .complete = Complete::path,
+     .text = "write the risky hits' fingerprints to FILE, to accept them",
+     .example = "loopcheck scan --write-baseline .loopcheck-baseline"},
+    {.names = "--since",
+     .kind = value,
+     .value = "REF",
+     .commands = only(scan),
+     .help = "only hits on lines changed since the git revision REF fail",
+     .default_text = "none",
+     .complete = Complete::choices,
+     .choices = "HEAD origin/main",
+     .text = "only hits on lines changed since the git revision REF fail (git diff of REF "
+             "against the index: staged and committed changes, and untracked files)",
+     .example = "loopcheck scan --since origin/main"},
+    {.names = "--output",
+     .kind = value,
+     .value = "FILE",
+     .commands = only(scan),
+     .help = "also write the report to FILE: SARIF (.sarif) or JSON (.json)",
+     .default_text = "none",
+     .complete = Complete::path,
+     .text = "also write the report to FILE: SARIF (`.sarif`) or JSON (`.json`)",
+     .example = "loopcheck scan --output scan.sarif"},
+    {.names = "--format",
+     .kind = value,
+     .value = "FORMAT",
+     .commands = only(scan),
+     .help = "text, json, markdown, sarif, github or short (default text)",
+     .default_text = "text",
+     .complete = Complete::choices,
+     .choices = "text json markdown sarif github short",
+     .text = "the report's format: `text`, `json` or `markdown`, and scan's own `sarif` (SARIF "
+             "2.1.0), `github` (Actions annotations) and `short` (`path:line:col: RULE "
+             "message`) ([scan.md](scan.md#formats))",
+     .example = "loopcheck scan --format sarif > scan.sarif"},
 
     // --- staircase ---
     {.names = "target",
@@ -412,6 +478,49 @@ constexpr std::array rows = std::to_array<OptionRow>({
              "`--all-addresses` or `--strict`",
      .example = "loopcheck wait --down 127.0.0.1:8000"},
 
+    // --- trace ---
+    {.names = "command",
+     .kind = positional,
+     .value = "COMMAND",
+     .commands = only(trace),
+     .help = "the command to run, after --",
+     .complete = Complete::program,
+     .text = "the command to run and its arguments, after `--`; it keeps its own stdin, "
+             "stdout, stderr and environment",
+     .example = "loopcheck trace -- python3 app.py"},
+    {.names = "--windows-order",
+     .kind = flag,
+     .commands = only(trace),
+     .help = "run the command with Windows' answer for localhost (::1 first): a private mount "
+             "namespace with its own /etc/hosts and /etc/gai.conf",
+     .default_text = "off",
+     .text = "run the command with Windows' answer for localhost, ::1 first: a private mount "
+             "namespace with its own `/etc/hosts` and `/etc/gai.conf` (unprivileged through a "
+             "user namespace where the kernel allows; where it is refused the report says what "
+             "ran instead)",
+     .example = "loopcheck trace --windows-order -- python3 app.py"},
+    {.names = "--windows-timing",
+     .kind = flag,
+     .commands = only(trace),
+     .help = "make refused loopback connects on the command's ports take as long as on "
+             "Windows, on real packets (a tarpit listener), to measure the command's own "
+             "fallback",
+     .default_text = "off",
+     .text = "make a refused connect on the command's ports take as long as on Windows, on "
+             "real packets (a tarpit listener on the other address), so the time lost here is "
+             "the program's own algorithm, measured; undone on every exit",
+     .example = "loopcheck trace --windows-order --windows-timing -- npm test"},
+    {.names = "--threshold",
+     .kind = value,
+     .value = "DURATION",
+     .commands = only(trace),
+     .help = "a connect, refusal or fallback slower than this is slow (default 100ms)",
+     .default_text = "100ms",
+     .complete = Complete::duration,
+     .text = "the most the run may lose to loopback connects, here or on Windows, before the "
+             "exit code is 1",
+     .example = "loopcheck trace --threshold 500ms -- npm test"},
+
     // --- completion ---
     {.names = "shell",
      .kind = positional,
@@ -430,7 +539,7 @@ constexpr std::array rows = std::to_array<OptionRow>({
 
 std::string_view command_word(Command command) {
     constexpr std::array<std::string_view, command_count> words = {
-        "", "audit", "listen", "scan", "staircase", "wait", "completion"};
+        "", "audit", "listen", "scan", "staircase", "trace", "wait", "completion"};
     return words[static_cast<std::size_t>(command)];
 }
 

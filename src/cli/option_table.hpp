@@ -16,8 +16,17 @@
 namespace loopcheck {
 
 /// Every command, the check (`loopcheck [TARGET...]`) first.
-enum class Command : std::uint8_t { check, audit, listen, scan, staircase, wait, completion };
-inline constexpr std::size_t command_count = 7;
+enum class Command : std::uint8_t {
+    check,
+    audit,
+    listen,
+    scan,
+    staircase,
+    trace,
+    wait,
+    completion
+};
+inline constexpr std::size_t command_count = 8;
 
 /// "" for the check, else the word after `loopcheck`.
 std::string_view command_word(Command command);
@@ -51,6 +60,7 @@ enum class Complete : std::uint8_t {
     target,   ///< localhost:, 127.0.0.1:, [::1]:, URLs
     path,     ///< file names
     spec,     ///< listen's 127.0.0.1:0, [::1]:0, localhost:, dual:
+    program,  ///< trace's COMMAND: a program on PATH
 };
 
 /// Why an option does not apply to one command: typing it there is a usage

@@ -104,8 +104,7 @@ std::int64_t rounded(std::int64_t us, std::int64_t unit) {
 
 std::string format_duration(Micros d) {
     // Integer arithmetic on the microseconds: a report formats dozens of
-    // durations, and formatting them as doubles was a twentieth of a
-    // one-port run's instructions (docs/performance.md).
+    // durations, and the exact decimal digits need no floating point.
     const std::int64_t us = d.count();
     if (us < 0) {
         auto magnitude = format_duration(Micros{us == INT64_MIN ? INT64_MAX : -us});

@@ -2,11 +2,12 @@
 // rules need from earlier lines, and each loopback reference run through the
 // rules table (scan_rules.cpp) until one matches.
 #include "core/scan_classify.hpp"
-#include "loopcheck/core/text.hpp"
 
 #include "core/scan_context.hpp"
+#include "loopcheck/core/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 namespace loopcheck {
@@ -40,6 +41,9 @@ bool slash_comments(Lang l) noexcept {
 /// Where a comment starts in `s` (outside quotes), or npos.
 std::size_t comment_start(std::string_view s, Lang lang) noexcept {
     const std::string_view t = trim_blanks(s);
+    if (lang == Lang::powershell && (t.starts_with("REM ") || t.starts_with("rem ") ||
+                                     t.starts_with("::") || t.starts_with("@REM ")))
+        return 0; // a batch file's comment
     if ((lang == Lang::ini && t.starts_with(';')) ||
         (lang == Lang::properties && t.starts_with('!')))
         return 0;
@@ -81,7 +85,34 @@ bool contains_any(std::string_view text, std::span<const std::string_view> any,
     return false;
 }
 
+constexpr LangMask code_example_langs = langs({Lang::python, Lang::javascript, Lang::go, Lang::java,
+                                               Lang::csharp, Lang::ruby, Lang::php, Lang::rust});
+
+/// C# and Rust `///` doc comments hold usage examples (`<code>`, doctests):
+/// a line that constructs or assigns is code the reader copies.
+bool doc_comment_example(std::string_view text, Lang lang) noexcept {
+    if (lang != Lang::csharp && lang != Lang::rust)
+        return false;
+    const std::string_view t = trim_blanks(text);
+    if (!t.starts_with("///"))
+        return false;
+    const std::string_view body = t.substr(3);
+    return body.find("new ") != std::string_view::npos ||
+           body.find(" = ") != std::string_view::npos;
+}
+
+/// OLLAMA_HOST binds a server (`OLLAMA_HOST=0.0.0.0 ollama serve`) or names
+/// one for a client (`os.getenv("OLLAMA_HOST", "http://localhost:11434")`):
+/// a bind when its host is a wildcard or the line starts `ollama serve`.
+bool ollama_host_is_bind(const LoopbackRef& ref, std::string_view stmt) noexcept {
+    return ref.host == "0.0.0.0" || stmt.find("serve") != std::string_view::npos;
+}
+
 } // namespace
+
+bool FileScanner::in_docs() const noexcept {
+    return lang_ == Lang::markdown || (lang_ == Lang::notebook && !cell_code_);
+}
 
 FileScanner::FileScanner(std::string_view path, Lang lang, std::size_t root_length)
     : path_(path), lang_(lang) {
@@ -248,10 +279,60 @@ void FileScanner::line(std::string_view text, std::vector<ScanHit>& out) {
             out.push_back(std::move(hit));
         }
     }
+    track_binds(text, out);
     track_imports(text);
     track_brackets(text);
     track_env_reads(text);
     recent_[line_no_ % recent_.size()] = std::string(capped(text, stored_line_cap));
+}
+
+void FileScanner::track_binds(std::string_view text, std::vector<ScanHit>& out) {
+    constexpr std::size_t max_names = 256;
+    const Lang lang = effective_lang();
+    if (!watch_binds_ || in_docs() || text.size() > scan_line_cap ||
+        (lang != Lang::python && lang != Lang::javascript && lang != Lang::go))
+        return;
+    if (text.find('=') != std::string_view::npos && port_names_.size() < max_names) {
+        if (auto [name, port] = port_assignment(text); !name.empty())
+            port_names_.emplace_back(std::move(name), port);
+    }
+    if (test_file_ || !may_bind_server(text, lang) ||
+        (lang == Lang::python && docstring_at_start_) || block_at_start_)
+        return;
+    const auto bind = implicit_bind(text, lang);
+    if (!bind || bind->col >= comment_start(text, lang))
+        return;
+    std::uint16_t port = 0;
+    if (!bind->port_text.empty() && bind->port_text[0] >= '0' && bind->port_text[0] <= '9') {
+        unsigned v = 0;
+        for (char c : bind->port_text)
+            v = c >= '0' && c <= '9' && v < 65536 ? v * 10 + static_cast<unsigned>(c - '0') : 65536;
+        port = v > 0 && v < 65536 ? static_cast<std::uint16_t>(v) : 0;
+    } else {
+        // The last assignment of that name before this line.
+        for (auto it = port_names_.rbegin(); it != port_names_.rend(); ++it)
+            if (it->first == bind->port_text) {
+                port = it->second;
+                break;
+            }
+    }
+    if (port == 0)
+        return; // a port we cannot read joins nothing
+    ScanHit hit;
+    hit.path = std::string(path_);
+    hit.line = line_no_;
+    hit.col = static_cast<std::uint32_t>(bind->col + 1);
+    hit.cell = cell_;
+    hit.lang = lang;
+    hit.text = std::string(capped(trim_blanks(text), hit_text_cap));
+    hit.ref.host = std::string(bind->host);
+    hit.ref.port = port;
+    hit.ref.col = bind->col;
+    hit.kind = HitKind::server;
+    hit.rule = "server-call";
+    hit.reason = "a server's bind with no address written (the framework's default address)";
+    hit.server = std::string(bind->server);
+    out.push_back(std::move(hit));
 }
 
 void FileScanner::track_env_reads(std::string_view text) {
@@ -285,6 +366,8 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
     case RuleTest::comment:
         if (lang == Lang::python && docstring_at_start_)
             return true; // a docstring: documentation and doctests
+        if (doc_comment_example(text, lang))
+            return false; // a usage example the reader copies: read as code
         if (block_at_start_) {
             const std::size_t close = text.find("*/");
             if (close == std::string_view::npos || ref.col < close)
@@ -306,6 +389,20 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
         std::string_view which;
         if (!contains_any(stmt, rule.any, &which))
             return false;
+        if (rule.kind == HitKind::server && which == "OLLAMA_HOST" &&
+            !ollama_host_is_bind(ref, stmt)) {
+            // OLLAMA_HOST is also the ollama libraries' URL: read the way
+            // it is used, a bind only with a wildcard or `ollama serve`.
+            const std::array<std::string_view, 12> others = [&] {
+                auto a = rule.any;
+                for (auto& n : a)
+                    if (n == "OLLAMA_HOST")
+                        n = {};
+                return a;
+            }();
+            if (!contains_any(stmt, others, &which))
+                return false;
+        }
         if (rule.kind == HitKind::server)
             hit.server = server_named_by(which);
         else if (rule.kind == HitKind::client)
@@ -313,6 +410,12 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
         return true;
     }
     case RuleTest::bind_value:
+        // A parameter's default (`def connect(host: str = "localhost")`)
+        // is where a client connects, not a bind.
+        if (stmt.find("def ") != std::string_view::npos ||
+            stmt.find("function ") != std::string_view::npos ||
+            stmt.find("func ") != std::string_view::npos)
+            return false;
         return !ref.url && ref.port == 0;
     case RuleTest::config_key:
         hit.config_key = config_key_of(text, ref.col);
@@ -326,6 +429,18 @@ bool FileScanner::matches(const ScanRule& rule, const LoopbackRef& ref, std::str
         return true;
     case RuleTest::code_fallback:
         return true;
+    case RuleTest::docs_env:
+        // A shell or an env block; a constant in a code example is code.
+        if (!in_docs() || (lang != Lang::shell && lang != Lang::powershell &&
+                           lang != Lang::dotenv && lang != Lang::markdown))
+            return false;
+        hit.config_key = env_assignment_key(text, ref.col);
+        return !hit.config_key.empty();
+    case RuleTest::docs_other:
+        // A code example (Python, C#, ...) is what the reader copies: the
+        // code rules read it. Shell, config and text blocks are output,
+        // logs and listings unless a rule above saw a client or a key.
+        return in_docs() && !(code_example_langs & lang_bit(lang));
     }
     return false;
 }
@@ -347,7 +462,16 @@ void FileScanner::classify(ScanHit& hit, std::string_view text, std::string_view
         if (hit.kind == HitKind::server && hit.ref.port == 0)
             hit.ref.port = port_near(stmt);
         if (hit.kind == HitKind::config && hit.config_key.empty())
+            hit.config_key = env_assignment_key(text, hit.ref.col);
+        if (hit.kind == HitKind::config && hit.config_key.empty())
             hit.config_key = config_key_of(text, hit.ref.col);
+        // A value built into a front-end bundle is read by a browser.
+        if (hit.kind == HitKind::config && is_browser_key(hit.config_key)) {
+            hit.kind = HitKind::client;
+            hit.client = "browser";
+            hit.client_label = "a browser (front-end code)";
+            hit.reason = "a front-end build value: the browser connects, not Node.js";
+        }
         return;
     }
     hit.kind = HitKind::harmless;

@@ -3,14 +3,15 @@
 // a CI runner) and classifies every loopback reference by the rules table.
 #pragma once
 
-#include "loopcheck/core/scan.hpp"
 #include "core/scan_rules.hpp"
+#include "loopcheck/core/scan.hpp"
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace loopcheck {
@@ -35,6 +36,11 @@ public:
 
     [[nodiscard]] std::uint64_t long_lines() const noexcept { return long_lines_; }
 
+    /// Whether the file may start a server with no address written
+    /// (may_bind_server on its whole text): only then are its port
+    /// assignments and framework calls read, line by line. On by default.
+    void watch_binds(bool on) noexcept { watch_binds_ = on; }
+
     /// Where to record the environment variables code reads (config hits'
     /// consumers); none when not set.
     void record_env_reads(std::vector<EnvRead>* reads) noexcept { env_reads_ = reads; }
@@ -50,6 +56,7 @@ private:
     void track_block_comments(std::string_view text);
     [[nodiscard]] std::string statement(std::string_view text) const;
     [[nodiscard]] Lang effective_lang() const noexcept;
+    [[nodiscard]] bool in_docs() const noexcept; ///< Markdown, a notebook's Markdown cell
     bool matches(const ScanRule& rule, const LoopbackRef& ref, std::string_view text,
                  std::string_view stmt, ScanHit& hit) const;
     void classify(ScanHit& hit, std::string_view text, std::string_view stmt) const;
@@ -70,6 +77,10 @@ private:
     std::array<std::string, 8> recent_; ///< the last lines (capped), by line number
     std::uint64_t long_lines_ = 0;
     std::vector<EnvRead>* env_reads_ = nullptr;
+    /// Names assigned a port earlier in the file (PORT = 8000, port=8001), capped.
+    std::vector<std::pair<std::string, std::uint16_t>> port_names_;
+    bool watch_binds_ = true;
+    void track_binds(std::string_view text, std::vector<ScanHit>& out);
     void track_env_reads(std::string_view text);
 };
 

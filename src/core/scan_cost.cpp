@@ -128,6 +128,10 @@ FailingRows failing_rows(const ClientModel& chosen, const ScanHit& hit, const Sc
 /// hit whose client fails outright on some of its versions is risky too
 /// (a Node.js 17 to 19 reader never reaches a 127.0.0.1 server).
 void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
+    if (hit.client == "browser") {
+        hit.cost_windows = "none known: a browser races the addresses itself (Happy Eyeballs)";
+        return;
+    }
     const ClientModel* row = pricing_row(hit);
     if (row == nullptr) {
         hit.cost_windows = fmt::format("unknown: {} has no client-table row",
@@ -142,6 +146,8 @@ void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
     const std::string how = fmt::format("{}: {}", row->name, row->algorithm);
     const std::string listens = ep.v4 ? "127.0.0.1" : "::1";
     const FailingRows failing = p.connected ? failing_rows(*row, hit, ep) : FailingRows{};
+    hit.windows_ms = static_cast<double>(p.time.count()) / 1000.0;
+    hit.fails = !p.connected || !failing.names.empty();
     if (!p.connected) {
         hit.risky = true;
         hit.cost_windows = fmt::format("{}fails: it never reaches {} ({})", who, listens, how);
@@ -165,14 +171,36 @@ void cost_localhost_one_family(ScanHit& hit, const ScanEndpoint& ep) {
         hit.fix = connect_fix(listens, ep);
 }
 
+/// A PowerShell or batch file (not a fenced block in docs): it runs on
+/// Windows, so its Windows cost is not a projection.
+bool windows_script(const ScanHit& hit) {
+    const std::string path = hit.path.escaped();
+    for (std::string_view end : {".ps1", ".psm1", ".bat", ".cmd", ".PS1", ".BAT", ".CMD"})
+        if (path.ends_with(end))
+            return true;
+    return false;
+}
+
+bool go_dials(const ScanHit& hit) noexcept {
+    return hit.client == "go" || (hit.client.empty() && hit.lang == Lang::go);
+}
+
 void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     if (hit.alternatives) {
         hit.cost_windows = "none: the line lists the port on both families, so the code tries each";
         return;
     }
+    if (hit.ref.host == "0.0.0.0" && go_dials(hit)) {
+        // Go's Dial takes an unspecified address as the local system
+        // (net.Dial's documentation), on Windows too.
+        hit.cost_windows = "none: Go dials the local system for 0.0.0.0";
+        return;
+    }
     if (hit.ref.host == "0.0.0.0") {
         hit.risky = true;
         hit.cost_windows = "fails at once: 0.0.0.0 is not a destination on Windows";
+        hit.windows_ms = 0.0;
+        hit.fails = true;
         hit.fix = "connect to 127.0.0.1 (or the address the server listens on)";
         return;
     }
@@ -216,6 +244,7 @@ void cost_hit(ScanHit& hit, const ScanEndpoint* ep, bool probed) {
     hit.risky = true;
     hit.cost_windows =
         fmt::format("refused at once: the server listens on {} only", v4 ? "IPv6" : "IPv4");
+    hit.fails = true;
     hit.fix = connect_fix(v4 ? "::1" : "127.0.0.1", *ep);
 }
 
@@ -325,6 +354,8 @@ void conclude_scan(ScanResult& r) {
             if (e.host == h.ref.host && e.port == h.ref.port)
                 ep = &e;
         cost_hit(h, ep, r.probed);
+        if (windows_script(h) && !h.cost_windows.empty())
+            h.cost_windows = "certain, a Windows script: " + h.cost_windows;
         if (h.risky && (h.kind == HitKind::client || r.strict))
             risky_exit = true;
     }

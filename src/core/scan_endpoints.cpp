@@ -15,6 +15,8 @@ void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
     const std::string& h = bind.ref.host;
     if (h == "::1") {
         ep.v6 = true;
+    } else if (h == "::") {
+        ep.v4 = ep.v6 = true; // Node's and Go's default: every address, both families
     } else if (h == "localhost" && bind.server == "uvicorn" &&
                !one_socket(bind.server, bind.text.escaped())) {
         ep.v4 = ep.v6 = true; // one process binds every address localhost has

@@ -49,7 +49,9 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
     if (lang == Lang::other)
         return; // a lock or requirements file: its pins are all scan needs
     const bool loopback = may_mention_loopback(content);
-    if (!loopback && !(lang != Lang::markdown && !is_config_lang(lang) && may_read_env(content)))
+    const bool binds = may_bind_server(content, lang);
+    if (!loopback && !binds &&
+        !(lang != Lang::markdown && !is_config_lang(lang) && may_read_env(content)))
         return;
     if (loopback && !valid_utf8(content)) {
         ++r.skips.invalid_utf8;
@@ -60,6 +62,7 @@ void scan_file_content(std::string_view path, Lang lang, std::string_view conten
         return;
     FileScanner scanner(path, lang == Lang::notebook ? Lang::json : lang, root_length);
     scanner.record_env_reads(&r.env_reads);
+    scanner.watch_binds(binds);
     while (!content.empty()) {
         const std::size_t nl = content.find('\n');
         scanner.line(content.substr(0, nl), r.hits);

@@ -196,7 +196,7 @@ struct LangByName {
 
 // Matched against the file name's end, lower-cased; the first match wins,
 // so whole names and longer suffixes come first.
-constexpr std::array<LangByName, 46> lang_by_name{{
+constexpr std::array<LangByName, 51> lang_by_name{{
     {"dockerfile", Lang::dockerfile},
     {".dockerfile", Lang::dockerfile},
     {"docker-compose.yml", Lang::compose},
@@ -241,6 +241,14 @@ constexpr std::array<LangByName, 46> lang_by_name{{
     {".json", Lang::json},
     {".properties", Lang::properties},
     {".md", Lang::markdown},
+    {".mdx", Lang::markdown},
+    // HTML pages are read as prose: a link is for a person; a script's
+    // fetch is a browser's.
+    {".html", Lang::markdown},
+    {".htm", Lang::markdown},
+    // Windows batch files: their curl is Windows' curl, their `set` a value.
+    {".bat", Lang::powershell},
+    {".cmd", Lang::powershell},
     {".markdown", Lang::markdown},
     {".ipynb", Lang::notebook},
 }};
@@ -262,8 +270,20 @@ Lang language_of(std::string_view path) noexcept {
             continue;
         return lang;
     }
-    if (name.starts_with(".env"))
+    if (name.starts_with(".env") || name.starts_with("env.example") ||
+        name.starts_with("env.sample") || name.starts_with("env.template"))
         return Lang::dotenv;
+    // Dockerfile.backend, Dockerfile.dev: a Dockerfile by another name.
+    if (name.size() > 11 && ends_with_ci(name.substr(0, 11), "dockerfile."))
+        return Lang::dockerfile;
+    // config.yaml.example, settings.toml.sample: the file it stands for.
+    for (std::string_view tail : {".example", ".sample", ".template", ".dist"})
+        if (name.size() > tail.size() && ends_with_ci(name, tail))
+            return language_of(name.substr(0, name.size() - tail.size()));
+    // A Makefile's recipes are shell commands.
+    if (name == "Makefile" || name == "makefile" || name == "GNUmakefile" ||
+        ends_with_ci(name, ".mk"))
+        return Lang::shell;
     return Lang::other;
 }
 

@@ -48,6 +48,15 @@ constexpr ScanRule rules[] = {
      "in a test: the servers it reaches are the test's own (or a CI runner's)",
      python, R"(r = requests.get("http://localhost:8000/health"))", "", "tests/test_api.py"},
 
+    // Browser code: its fetch is the browser's (each browser races the
+    // addresses itself), not Node's; the server it reaches is for the
+    // person at the browser. Values built into a front-end bundle.
+    {"browser", client, contains, 0,
+     {"NEXT_PUBLIC_", "VITE_", "REACT_APP_", "import.meta.env", "NUXT_PUBLIC_", "EXPO_PUBLIC_"},
+     "browser", "a browser (front-end code)",
+     "front-end code: the browser connects (its own address racing), not Node.js",
+     javascript, R"(const API = process.env.NEXT_PUBLIC_API_URL || "http://localhost:8000";)"},
+
     // Clients called on the spot.
     // Async clients, each on the row of the code it runs: httpx's
     // AsyncClient (anyio), aiohttp (its version picks the row), asyncio
@@ -149,6 +158,17 @@ constexpr ScanRule rules[] = {
       "webbrowser.open(", "open http", "unning on"},
      "", "", "a URL for a person to read or open (printed or logged)",
      python, R"(print("Open http://localhost:7860 in your browser"))"},
+
+    // Documentation: a line that sets an environment variable tells the
+    // reader to point a client at the URL (the code that reads the key
+    // decides the cost); any other line of a code block is output, a log
+    // or a listing, not a connection.
+    {"docs-env", config, docs_env, 0, {}, "", "",
+     "documentation telling the reader to set a client's URL",
+     markdown, "export OPENAI_BASE_URL=http://localhost:11434/v1", "```bash"},
+    {"docs-output", harmless, docs_other, 0, {}, "", "",
+     "documentation: output, a log line or a listing (no connection made)",
+     markdown, "Sending request to http://localhost:11434/api/tags", "```"},
 
     // Values a client will read.
     {"config-key", config, config_key, config_langs, {}, "", "",

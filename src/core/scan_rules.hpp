@@ -26,6 +26,8 @@ enum class RuleTest : std::uint8_t {
     config_key,     ///< a key = value line of a config file
     import_context, ///< code in a file that imports a client library
     code_fallback,  ///< code with no client call found
+    docs_env,       ///< documentation: a line that sets an environment variable (KEY=URL)
+    docs_other,     ///< documentation: any other line of a code block (output, logs, listings)
 };
 
 using LangMask = std::uint32_t;

@@ -14,12 +14,14 @@ namespace loopcheck {
 namespace {
 
 // clang-format off
-constexpr std::array<UsualServer, 8> usual{{
+// Only ports one server owns: 8000, 8080 and 5000 are every framework's
+// default (uvicorn, vLLM, llama-server, Django, Flask, Chroma, a Docker
+// container on both families), so a guess there cried wolf on clients of
+// servers that take both families (bench/scan_eval.py); a server of such a
+// port is known only from a bind in the tree or a listener seen.
+constexpr std::array<UsualServer, 5> usual{{
     {11434, "Ollama", "ollama", true, false, "127.0.0.1"},
-    {8080, "llama-server", "llama-server", true, false, "127.0.0.1"},
-    {8000, "uvicorn / vLLM", "uvicorn", true, false, "127.0.0.1 (vLLM: 0.0.0.0)"},
     {1234, "LM Studio", "lmstudio", true, false, "127.0.0.1"},
-    {5000, "Flask", "flask", true, false, "127.0.0.1"},
     // Vite binds 'localhost' to one address: ::1 on Windows (Node >= 17).
     {5173, "Vite", "vite", false, true, "localhost (one address: ::1 on Windows)"},
     {3000, "Node.js / Next.js", "node", true, true, ":: (both families)"},

@@ -83,45 +83,179 @@ bool is_unit(std::string_view word) noexcept {
 
 } // namespace
 
-void wrap_into(std::string& out, std::string_view first, std::string_view untrusted_text,
-               std::size_t indent, std::size_t width) {
-    // Every sentence of the text reports passes here: the safety net for an
-    // OS string that reached one without escape_text().
-    const std::string safe = escape_controls(untrusted_text);
-    const std::string_view text = safe;
-    std::string line(first);
-    std::size_t visible = visible_length(first);
+std::string keep_together(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 8);
+    std::size_t pos = 0;
+    for (;;) {
+        const auto end = text.find(' ', pos);
+        if (end == std::string_view::npos) {
+            out += text.substr(pos);
+            return out;
+        }
+        out += text.substr(pos, end - pos);
+        auto next = text.find(' ', end + 1);
+        if (next == std::string_view::npos)
+            next = text.size();
+        // "1.00 s" stays on one line: a number and its unit are one word;
+        // so does "(pid 4242)".
+        const auto word = text.substr(pos, end - pos), after = text.substr(end + 1, next - end - 1);
+        const bool join =
+            (!word.empty() && is_digit(word.back()) && is_unit(after)) ||
+            ((word == "pid" || word == "(pid") && !after.empty() && is_digit(after.front()));
+        out += join ? non_breaking_join : std::string_view(" ");
+        pos = end + 1;
+    }
+}
+
+namespace {
+
+/// `word` as written: each non-breaking join a plain space.
+void append_word(std::string& line, std::string_view word) {
+    for (std::size_t at; (at = word.find(non_breaking_join)) != std::string_view::npos;) {
+        line += word.substr(0, at);
+        line += ' ';
+        word.remove_prefix(at + non_breaking_join.size());
+    }
+    line += word;
+}
+
+} // namespace
+
+std::string plain_spaces(std::string_view text) {
+    std::string out;
+    append_word(out, text);
+    return out;
+}
+
+namespace {
+
+/// Bytes of `s` that make up its first `cols` columns (UTF-8 aware).
+std::size_t prefix_bytes(std::string_view s, std::size_t cols) noexcept {
+    std::size_t i = 0, seen = 0;
+    for (; i < s.size(); ++i) {
+        if ((static_cast<unsigned char>(s[i]) & 0xC0U) != 0x80U) {
+            if (seen == cols)
+                break;
+            ++seen;
+        }
+    }
+    return i;
+}
+
+} // namespace
+
+std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_room, std::size_t room,
+                                    WrapRule rule) {
+    std::vector<std::string> out;
+    std::string line;
+    std::size_t used = 0; // columns of `line`
     bool has_word = false;
+    const auto room_now = [&] {
+        return std::max<std::size_t>(out.empty() ? first_room : room, rule.cut_long_words ? 1 : 0);
+    };
+    const auto next_line = [&] {
+        out.push_back(std::move(line));
+        line.clear();
+        used = 0;
+        has_word = false;
+    };
+    const auto place = [&](std::string_view word, const auto& self) -> void {
+        auto cols = columns(word);
+        // Joined words wider than a whole line part at their joins before
+        // anything is cut inside a word: "(pid" over "4242)", not "(pid 42".
+        if (rule.cut_long_words && cols > std::max<std::size_t>(has_word ? room : room_now(), 1) &&
+            word.find(non_breaking_join) != std::string_view::npos) {
+            for (std::size_t at; (at = word.find(non_breaking_join)) != std::string_view::npos;) {
+                self(word.substr(0, at), self);
+                word.remove_prefix(at + non_breaking_join.size());
+            }
+            self(word, self);
+            return;
+        }
+        if (has_word && used + 1 + cols > room_now())
+            next_line();
+        while (rule.cut_long_words && cols > room_now()) {
+            if (has_word)
+                next_line();
+            const auto cut = prefix_bytes(word, room_now());
+            append_word(line, word.substr(0, cut));
+            next_line();
+            word.remove_prefix(cut);
+            cols = columns(word);
+        }
+        if (rule.cut_long_words && word.empty())
+            return;
+        if (has_word) {
+            line += ' ';
+            ++used;
+        }
+        append_word(line, word);
+        used += cols;
+        has_word = true;
+    };
+    // Words are what lies between single spaces; a space at the very end
+    // starts no word.
     for (std::size_t pos = 0; pos < text.size();) {
         auto end = text.find(' ', pos);
         if (end == std::string_view::npos)
             end = text.size();
-        // "1.00 s" stays on one line: a number and its unit are one word.
-        if (end < text.size() && end > pos && is_digit(text[end - 1])) {
-            auto next = text.find(' ', end + 1);
-            if (next == std::string_view::npos)
-                next = text.size();
-            if (is_unit(text.substr(end + 1, next - end - 1)))
-                end = next;
-        }
-        const auto word = text.substr(pos, end - pos);
-        if (has_word && visible + 1 + word.size() > width) {
-            out += line;
-            out += '\n';
-            line.assign(indent, ' ');
-            visible = indent;
-            has_word = false;
-        }
-        if (has_word) {
-            line += ' ';
-            ++visible;
-        }
-        line += word;
-        visible += word.size();
-        has_word = true;
+        const std::string_view word = text.substr(pos, end - pos);
         pos = end + 1;
+        if (!word.empty() || !rule.collapse_spaces)
+            place(word, place);
     }
-    out += line;
+    if (has_word || out.empty())
+        out.push_back(std::move(line));
+    return out;
+}
+
+namespace {
+
+std::size_t room_after(std::size_t used, std::size_t width) noexcept {
+    return width > used ? width - used : 0;
+}
+
+} // namespace
+
+void wrap_safe_into(std::string& out, std::string_view first, std::string_view text,
+                    std::size_t indent, std::size_t width) {
+    const auto lines =
+        wrap_lines(text, room_after(visible_length(first), width), room_after(indent, width));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i == 0)
+            out += first;
+        else
+            out.append(indent, ' ');
+        out += lines[i];
+        out += '\n';
+    }
+}
+
+void wrap_into(std::string& out, std::string_view first, std::string_view untrusted_text,
+               std::size_t indent, std::size_t width) {
+    // Every sentence of the text reports passes here: the safety net for an
+    // OS string that reached one without escape_text().
+    wrap_safe_into(out, first, keep_together(escape_controls(untrusted_text)), indent, width);
+}
+
+void wrap_hanging(std::string& out, std::string_view first, std::string_view text, std::size_t hang,
+                  std::size_t width) {
+    const auto lines = wrap_lines(text, room_after(columns(first), width), room_after(hang, width),
+                                  {.collapse_spaces = true});
+    std::string all;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i == 0)
+            all += first;
+        else
+            all.append(hang, ' ');
+        all += lines[i];
+        if (i + 1 < lines.size())
+            all += '\n';
+    }
+    while (!all.empty() && all.back() == ' ')
+        all.pop_back();
+    out += all;
     out += '\n';
 }
 

@@ -139,8 +139,8 @@ private:
     std::vector<Sample> results_;
     /// Which spec each pending connect belongs to, by driver id, oldest
     /// first. A deque: connects mostly finish in the order they started,
-    /// and taking the first of a vector of 4,096 moved all the others
-    /// (memmove in a 10,000-closed-targets run, docs/performance.md).
+    /// and taking the first of a vector moved all the others, a cost that
+    /// grows with the window (docs/performance.md).
     std::deque<std::pair<ConnectDriver::Id, std::size_t>> pending_;
     std::size_t limit_;
     std::size_t next_ = 0;

@@ -1,9 +1,12 @@
 """The client harness's matcher on constructed reports: which row a real
 client is compared with (id and version range) and what counts as a match.
-No lab, no root: run anywhere with python3 >= 3.10.
+No lab, no root: run anywhere with python3 >= 3.9 (the Windows runner's
+default; tests/python39.py keeps it so).
 
     python3 tests/clients/matcher_test.py
 """
+
+from __future__ import annotations
 
 import sys
 import unittest

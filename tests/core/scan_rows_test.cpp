@@ -169,7 +169,17 @@ TEST_CASE("scan's server fixes are the server table's own sentences", "[scan][sc
     CHECK(ollama.listens.find("inferred") == std::string::npos); // the report tags it once
     CHECK(ollama.inferred);
     // A server whose own setting takes both families: the address first.
-    const ScanHit uvicorn = costed("a.py", "requests.get('http://localhost:8000/api/tags')");
+    // (8000 has no usual server: uvicorn is known from its bind in the tree.)
+    ScanResult tree;
+    tree.hits = classify_text("a.py", Lang::python,
+                              "import requests\nrequests.get('http://localhost:8000/api/tags')\n"
+                              "uvicorn.run(app, port=8000)\n");
+    tree.endpoints = scan_endpoints(tree.hits);
+    infer_servers(tree.endpoints, tree.hits);
+    conclude_scan(tree);
+    REQUIRE(tree.hits.size() == 2);
+    const ScanHit& uvicorn = tree.hits.front();
+    REQUIRE(uvicorn.kind == HitKind::client);
     const std::string lead = "connect to 127.0.0.1:8000 (where the server listens). ";
     CHECK(uvicorn.fix.substr(0, lead.size()) == lead);
     CHECK(uvicorn.fix.substr(lead.size()) == server_own_fix(ServerMatch{"uvicorn"}, 8000));

@@ -10,6 +10,8 @@ usage: manifests_test.py LOOPCHECK HOMEPAGE_URL SOURCE_DIR
 Exit 77 (skipped) when the yaml module is missing.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import re

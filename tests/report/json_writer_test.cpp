@@ -24,3 +24,20 @@ TEST_CASE("JSON structure", "[json]") {
     CHECK(w.str() == "{\n  \"a\": 1,\n  \"b\": [\n    \"x\",\n    null,\n    true\n  ],\n"
                      "  \"c\": 1.235,\n  \"d\": {}\n}\n");
 }
+
+TEST_CASE("JSON arrays, nullables and times in ms", "[json]") {
+    JsonWriter w;
+    w.begin_object();
+    w.key("ids").values(std::vector<int>{3, 5});
+    w.key("none").array(std::vector<int>{}, [](JsonWriter& j, int v) { j.value(v); });
+    w.key("at_ms").millis(Micros{1'020'500});
+    w.key("unset_ms").millis(std::optional<Micros>{});
+    w.key("set_ms").millis(std::optional<Micros>{Micros{7}});
+    w.key("pair").nullable(std::optional<int>{2}, [](JsonWriter& j, int v) {
+        j.begin_array().value(v).value(v * 2).end_array();
+    });
+    w.end_object();
+    CHECK(w.str() == "{\n  \"ids\": [\n    3,\n    5\n  ],\n  \"none\": [],\n"
+                     "  \"at_ms\": 1020.500,\n  \"unset_ms\": null,\n  \"set_ms\": 0.007,\n"
+                     "  \"pair\": [\n    2,\n    4\n  ]\n}\n");
+}

@@ -13,6 +13,7 @@
 #include "loopcheck/report/text.hpp"
 #include "report/text/bars.hpp"
 #include "support/catch.hpp"
+#include "support/environment.hpp"
 #include "support/scenario.hpp"
 #include "support/staircase_steps.hpp"
 
@@ -226,8 +227,7 @@ std::string read_file(const std::filesystem::path& p) {
 
 void check_golden(const std::string& name, const std::string& actual) {
     const auto path = std::filesystem::path(LOOPCHECK_SOURCE_DIR) / "tests" / "golden" / name;
-    const char* update = std::getenv("LOOPCHECK_UPDATE_GOLDEN");
-    if (update != nullptr && std::string(update) == "1") {
+    if (loopcheck::test::environment_variable("LOOPCHECK_UPDATE_GOLDEN") == "1") {
         std::ofstream(path, std::ios::binary) << actual;
         WARN("rewrote " << path.string());
         return;

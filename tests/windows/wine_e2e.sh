@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# loopcheck.exe end to end under Wine: closed port, listener, the zip's copy, self-check, staircase.
+# loopcheck.exe end to end under Wine: closed port, listener, the zip's copy, self-check, staircase,
+# a scan under a non-ASCII path.
 #
 # usage: wine_e2e.sh EXE ZIP_DIR
 #   EXE      the cross-built loopcheck.exe (build/windows-cross/loopcheck.exe)
@@ -130,5 +131,54 @@ grep -m 1 'SIO_TCP_INITIAL_RTO' "$work/err" | grep -q 'MaxSynRetransmissions=254
     fail "staircase limit 0 did not send MaxSynRetransmissions=254"
 ! grep -q 'MaxSynRetransmissions=0)' "$work/err" ||
     fail "staircase sent MaxSynRetransmissions=0 (the system default)"
+
+step "loopcheck.exe scan of a tree under José/日本 (named on the command line)"
+# main()'s argv is in the ANSI code page and MinGW's path(std::string)
+# reads that code page: both lost these names, and every file was skipped
+# as "vanished" (issue 37). The path as Windows spells it, on Wine's Z:.
+tree="$work/José/日本"
+mkdir -p "$tree"
+printf "import requests\nrequests.get('http://localhost:11434/api')\n" >"$tree/café.py"
+wine_exe 120 "$exe" scan --no-probe --json "Z:${tree//\//\\}"
+cat "$work/out" "$work/err"
+[ "$rc" = 1 ] || fail "scan under José/日本: exit $rc, expected 1 (a risky hit)"
+grep -q '"read": 1,' "$work/out" || fail "scan under José/日本: the file was not read"
+grep -q 'José\\\\日本\\\\café.py' "$work/out" || fail "scan under José/日本: no hit in café.py"
+
+step "alone on its console (a double-click's case), loopcheck.exe waits for Enter"
+# Wine's console on a pseudo-terminal holds loopcheck alone, as a console
+# Explorer opens does (GetConsoleProcessList: 1). The prompt must come, the
+# process must still be there 2 s later, and Enter must end it with the
+# run's own exit code. Wine draws spaces as cursor moves: compare without them.
+timeout 150 python3 - "$exe" <<'PY' || fail "the double-click pause (above)"
+import os, pty, re, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("wine", ["wine", sys.argv[1], "--version"])
+buf, status, waited = b"", None, False
+key = "pressEntertocloseit."
+end = time.time() + 120
+while time.time() < end and status is None:
+    if select.select([fd], [], [], 0.5)[0]:
+        try:
+            buf += os.read(fd, 4096)
+        except OSError:
+            pass
+    shown = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\s", b"", buf).decode("utf-8", "replace")
+    if not waited and key in shown:
+        time.sleep(2)
+        waited = os.waitpid(pid, os.WNOHANG)[0] == 0
+        os.write(fd, b"\r")
+    done, st = os.waitpid(pid, os.WNOHANG)
+    if done:
+        status = os.waitstatus_to_exitcode(st)
+if status is None:
+    os.kill(pid, 9)
+print(f"prompt: {key in shown}, waiting 2 s after it: {waited}, exit after Enter: {status}")
+sys.exit(0 if waited and status == 0 else 1)
+PY
+# Its output in a file, or stdin not a console: no prompt, no wait.
+timeout 60 wine "$exe" --version </dev/null >"$work/out" 2>"$work/err" || fail "--version with stdin from /dev/null"
+! grep -q 'press Enter' "$work/err" || fail "a prompt with stdin from /dev/null"
 
 echo "wine_e2e.sh: all checks passed"

@@ -69,6 +69,15 @@ bool may_mention_loopback(std::string_view text) noexcept;
 enum class HitKind : std::uint8_t { client, config, server, harmless };
 std::string_view hit_kind_name(HitKind kind) noexcept;
 
+/// Why a hit does not fail the gate (scan_gate.hpp); `open`: it may.
+enum class HitGate : std::uint8_t {
+    open,
+    suppressed,    ///< a `loopcheck: ignore` comment on its line or the line above
+    rule_off,      ///< its rule is off in the repository's config file
+    baselined,     ///< its fingerprint is in --baseline
+    outside_since, ///< not on a line changed since --since
+};
+
 /// One finding: where, what the classifier decided and (after the probe
 /// join, scan_cost.hpp) what it costs.
 struct ScanHit {
@@ -101,6 +110,15 @@ struct ScanHit {
     std::string cost_here;     ///< on this machine
     std::string cost_windows;
     std::string fix;
+    /// The cost on Windows as a number (scan_cost.cpp): milliseconds per new
+    /// connection for the priced row, none where nothing was priced.
+    std::optional<double> windows_ms;
+    bool fails = false; ///< the priced client never connects on Windows
+
+    // Filled by the gate (scan_gate.hpp).
+    std::string repo_path;   ///< from the repository root (or config folder), '/'-separated
+    std::string fingerprint; ///< survives line moves: path, rule, line text, occurrence
+    HitGate gate = HitGate::open;
 };
 
 /// Code that reads an environment variable (os.getenv("KEY"),
@@ -156,7 +174,11 @@ struct ScanResult {
     bool probed = false;
     bool strict = false;
     bool interrupted = false;
-    std::string probe_note; ///< why nothing was probed, when it was not
+    bool exit_zero = false;           ///< --exit-zero: report, never fail
+    std::string config_path;          ///< the config file read (docs/scan.md#adoption), or empty
+    std::uint64_t files_excluded = 0; ///< by the config file's `exclude` globs
+    std::string since;                ///< --since REF, or empty
+    std::string probe_note;           ///< why nothing was probed, when it was not
     int exit_code = 0;
 };
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "loopcheck/core/address.hpp"
+#include "loopcheck/core/listener.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -85,9 +86,16 @@ struct TraceRun {
     bool windows_order = false;              ///< ran with Windows' answer for localhost
     std::string windows_order_note;          ///< what ran instead, when that was refused
     bool windows_timing = false;             ///< refusals slowed on real packets (tarpit/namespace)
+    std::string windows_timing_note;         ///< what --windows-timing could not slow, when any
     double wall_ms = 0;                      ///< the command's own wall time
     int exit_status = 0;                     ///< its exit status, when it exited
     int exit_signal = 0;                     ///< the signal that ended it, else 0
+    /// The listening sockets on the loopback ports the command connected
+    /// to, read by the run layer while the command ran (at the first
+    /// connect to each port) or when it ended, each with its server
+    /// recognised (Listener::server): the report's fix names the server's
+    /// own setting. Empty when the table could not be read.
+    std::vector<Listener> listeners;
 };
 
 } // namespace loopcheck

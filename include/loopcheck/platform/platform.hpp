@@ -57,11 +57,25 @@ bool open_closed_standard_streams() noexcept;
 /// are handles, bounded by memory) or it cannot be read.
 std::optional<std::size_t> descriptor_limit() noexcept;
 
-/// Readies the heap for about `bytes` of small allocations made next (a
-/// run over thousands of targets). Linux with glibc: marks that much of
-/// the heap for transparent huge pages, one page fault per 2 MiB instead
-/// of per 4 KiB; does nothing below 2 MiB. Elsewhere: nothing.
-void prepare_heap(std::size_t bytes) noexcept;
+/// The command line as UTF-8, argv[0] first: every path and name the rest
+/// of loopcheck reads is UTF-8 from here on. POSIX: `argv` as given.
+/// Windows: GetCommandLineW split by CommandLineToArgvW, then converted
+/// from UTF-16; main()'s `argv` holds the ANSI code page's bytes and loses
+/// every character outside it (日本 in Windows-1252, José in code page 932).
+std::vector<std::string> utf8_arguments(int argc, char** argv);
+
+/// The value of the environment variable `name` as UTF-8, nullopt when it
+/// is not set. Windows: GetEnvironmentVariableW (the UCRT deprecates
+/// std::getenv, warning C4996, an error under /WX, and it gives the ANSI
+/// code page's bytes). POSIX: getenv.
+std::optional<std::string> environment_variable(const char* name);
+
+/// How many processes share this process's console, when standard input
+/// is that console: 1 when loopcheck is alone on it, as when Explorer
+/// starts it in a console of its own that closes when it exits (a
+/// double-click). Windows: GetConsoleProcessList. nullopt without a
+/// console, and on POSIX, where a terminal outlives the program.
+std::optional<unsigned> processes_on_console() noexcept;
 
 /// A monotonic clock with at least microsecond resolution
 /// (steady_clock on POSIX, QueryPerformanceCounter on Windows).

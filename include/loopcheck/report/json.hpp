@@ -12,6 +12,7 @@
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/trace_report.hpp"
 #include "loopcheck/core/wait.hpp"
 
 #include <string>
@@ -32,5 +33,8 @@ std::string render_json(const ScanResult& result);
 std::string render_json_listening(const std::vector<ListeningSocket>& sockets);
 std::string render_json_accepted(const Address& peer, const Address& on);
 std::string render_json_stopped(std::size_t accepted);
+
+/// "schema": "loopcheck-trace/1" (docs/trace.schema.json): every group and connect.
+std::string render_json(const TraceReport& report);
 
 } // namespace loopcheck

@@ -7,6 +7,7 @@
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/trace_report.hpp"
 #include "loopcheck/core/wait.hpp"
 
 #include <string>
@@ -25,5 +26,8 @@ std::string render_markdown(const StaircaseReport& report);
 /// at once), and the closing line; accepted connections stay on stderr.
 std::string render_markdown_listening(const std::vector<ListeningSocket>& sockets);
 std::string render_markdown_stopped(std::size_t accepted);
+
+/// The verdict, what ran, a table of the groups, each slow group's rows and fix.
+std::string render_markdown(const TraceReport& report);
 
 } // namespace loopcheck

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/listen_spec.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan.hpp"
 #include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/trace_report.hpp"
 #include "loopcheck/core/wait.hpp"
 
 #include <string>
@@ -37,5 +39,14 @@ std::string render_text(const WaitReport& report, const TextStyle& style = {});
 /// The summary, the risky hits and server binds in detail (every hit with
 /// `verbose`), then what was read and skipped.
 std::string render_text(const ScanResult& result, const TextStyle& style, bool verbose);
+/// `loopcheck listen`: one "listening on ADDRESS" line per socket, never
+/// wrapped (a script reads them), the address in bold with colour on.
+std::string render_text_listening(const std::vector<ListeningSocket>& sockets,
+                                  const TextStyle& style);
+
+/// The verdict line, what ran, then per runtime and host:port what was
+/// refused, its cost here and on Windows and the fix (one screen at 80x24);
+/// every group, client row and connect with `style.verbose`.
+std::string render_text(const TraceReport& report, const TextStyle& style);
 
 } // namespace loopcheck

@@ -36,8 +36,8 @@ struct CheckRequest {
     std::size_t max_probes = default_max_probes;
     /// false: each target's client rows are dropped once it is diagnosed
     /// (its verdict, findings and fixes stay). The one-line-per-target text
-    /// report shows none, and 10,000 targets' 21 rows each were most of a
-    /// 161 MiB peak (issue 24).
+    /// report shows none, and thousands of targets' rows each were most of
+    /// the run's memory (issue 24, docs/performance.md).
     bool keep_client_rows = true;
 
     friend bool operator==(const CheckRequest&, const CheckRequest&) = default;

@@ -2,6 +2,7 @@
 // skipping VCS, dependency, virtualenv, build and cache folders, never
 // following a directory symlink (so a symlink loop cannot trap it).
 #include "loopcheck/platform/common/scan_files.hpp"
+#include "platform/common/utf8_path.hpp"
 
 #include <array>
 #include <filesystem>
@@ -24,13 +25,14 @@ bool skipped_directory(std::string_view name) noexcept {
 }
 
 Result<Listing> walk_scan_files(const std::string& root, const VisitFile& visit) {
+    const fs::path top = path_from_utf8(root);
     std::error_code ec;
-    const auto status = fs::status(root, ec);
+    const auto status = fs::status(top, ec);
     if (ec)
         return system_error(ec.message());
     if (!fs::is_directory(status))
         return visit(root), Listing::single_file;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+    fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec);
     if (ec)
         return system_error(ec.message());
     for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
@@ -41,13 +43,13 @@ Result<Listing> walk_scan_files(const std::string& root, const VisitFile& visit)
         const fs::directory_entry& entry = *it;
         const bool dir = entry.is_directory(ec) && !entry.is_symlink(ec);
         if (dir) {
-            const std::string name = entry.path().filename().string();
+            const std::string name = utf8_from_path(entry.path().filename());
             // A virtualenv of any name carries pyvenv.cfg.
             if (skipped_directory(name) || fs::exists(entry.path() / "pyvenv.cfg", ec))
                 it.disable_recursion_pending();
             continue;
         }
-        if (!visit(entry.path().string()))
+        if (!visit(utf8_from_path(entry.path())))
             break;
     }
     return Listing::walk;

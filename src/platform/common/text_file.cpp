@@ -1,5 +1,6 @@
 // Small text files a run reads (the hosts file, /etc/gai.conf), with a cap.
 #include "loopcheck/platform/platform.hpp"
+#include "platform/common/utf8_path.hpp"
 
 #include <algorithm>
 #include <array>
@@ -34,7 +35,8 @@ std::string special_kind(std::filesystem::file_type type) {
 
 } // namespace
 
-TextFile read_text_file(const std::string& path, std::size_t max_bytes) {
+TextFile read_text_file(const std::string& utf8_path, std::size_t max_bytes) {
+    const auto path = path_from_utf8(utf8_path);
     // The type first, following symlinks: opening a FIFO blocks until a
     // writer comes (a hosts file as a FIFO hung every run), and a device
     // may never end. Only a regular file is opened.
@@ -46,8 +48,8 @@ TextFile read_text_file(const std::string& path, std::size_t max_bytes) {
         return {std::nullopt, fmt::format("is {}, not a regular file: not read", kind),
                 status.type() != std::filesystem::file_type::directory};
     // Read in small steps: a hosts file is a few hundred bytes, and a buffer
-    // of the whole cap, zero-filled up front, cost every run about 256 page
-    // faults, a third of a start (docs/performance.md).
+    // of the whole cap, zero-filled up front, cost every run memory it never
+    // used (docs/performance.md).
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return {std::nullopt, "could not be opened", false};

@@ -119,9 +119,8 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
     std::vector<decode::DiagSocket> out;
     // Each reply is read into a buffer of its own size, which MSG_PEEK |
     // MSG_TRUNC reports (netlink(7)): a one-port dump is a few dozen bytes,
-    // and a fixed 64 KiB buffer made the heap grow by pages that each cost a
-    // fault at start (docs/performance.md). Not zero-filled: recv() writes
-    // what is read.
+    // and a fixed buffer of the largest reply grew the heap for nothing
+    // (docs/performance.md). Not zero-filled: recv() writes what is read.
     std::unique_ptr<std::uint8_t[]> buf;
     std::size_t buf_size = 0;
     for (;;) {
@@ -158,7 +157,7 @@ dump_listeners(int fd, std::uint8_t family, std::optional<std::uint16_t> port, s
 
 /// Calls `each(name)` for every entry of the open directory `fd` but "."
 /// and "..". getdents64 into a buffer on the stack: fdopendir would add an
-/// fstat, two fcntl calls and a 32 KiB allocation for each process's fd
+/// fstat, two fcntl calls and an allocation for each process's fd
 /// directory, and readlinkat on "." and ".." only fails. The owner scan is
 /// most of a run against a port with a listener (docs/performance.md).
 template <class Each>

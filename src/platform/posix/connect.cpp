@@ -212,8 +212,8 @@ Sample finished_sample(int fd, Micros start, Micros now) {
 /// loopback the peer's stack answers inside connect() itself, so the
 /// handshake or the reset is usually done by now. Without this look the
 /// connect's latency would include starting every connect after it until
-/// the next wait() (11 us for a refused ::1 next to 127.0.0.1, against 3 us
-/// for the refusal itself; docs/performance.md). A pending error (the
+/// the next wait(), several times the refusal itself (docs/performance.md).
+/// A pending error (the
 /// refusal) is read first: poll() would report it as POLLERR and
 /// finished_sample() read the same SO_ERROR, so the one getsockopt() saves
 /// a poll() per refused connect.

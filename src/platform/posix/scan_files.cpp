@@ -9,11 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <optional>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 extern char** environ;
 
@@ -21,30 +23,13 @@ namespace loopcheck::platform {
 
 namespace {
 
-/// True when `dir` or a folder above it holds .git (a work tree or a
-/// worktree's .git file).
-bool in_git_work_tree(const std::string& dir) {
-    char* resolved = ::realpath(dir.c_str(), nullptr);
-    if (!resolved)
-        return false;
-    std::string d = resolved;
-    std::free(resolved);
-    for (;;) {
-        struct stat st {};
-        if (::stat((d + "/.git").c_str(), &st) == 0)
-            return true;
-        const std::size_t slash = d.find_last_of('/');
-        if (slash == std::string::npos || d.size() <= 1)
-            return false;
-        d.resize(slash == 0 ? 1 : slash);
-        if (d == "/" && ::stat("/.git", &st) != 0)
-            return false;
-    }
-}
-
-/// Runs git ls-files in `root` and visits each path as it arrives; nullopt
-/// when git could not run or failed before listing anything.
-std::optional<Listing> git_list(const std::string& root, const VisitFile& visit) {
+/// git (safe_git_argv) started in `dir` with its standard output on a pipe
+/// and its standard error on /dev/null.
+struct GitChild {
+    pid_t pid = 0;
+    int out = -1;
+};
+std::optional<GitChild> spawn_git(const std::string& dir, const std::vector<std::string>& args) {
     int fds[2];
     if (::pipe(fds) != 0)
         return std::nullopt;
@@ -54,18 +39,36 @@ std::optional<Listing> git_list(const std::string& root, const VisitFile& visit)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    const char* argv[] = {"git", "-C", root.c_str(),         "ls-files", "-z",
-                          "-c",  "-o", "--exclude-standard", nullptr};
+    const std::vector<std::string> argv_strings = safe_git_argv(dir, args);
+    std::vector<char*> argv;
+    for (const std::string& a : argv_strings)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
     pid_t pid = 0;
-    const int rc =
-        ::posix_spawnp(&pid, "git", &actions, nullptr, const_cast<char**>(argv), environ);
+    const int rc = ::posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     if (rc != 0) {
         ::close(fds[0]);
         return std::nullopt;
     }
-    std::FILE* in = ::fdopen(fds[0], "r");
+    return GitChild{pid, fds[0]};
+}
+
+int wait_exit(pid_t pid) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// Runs git ls-files in `root` and visits each path as it arrives; nullopt
+/// when git could not run or failed before listing anything.
+std::optional<Listing> git_list(const std::string& root, const VisitFile& visit) {
+    const auto git = spawn_git(root, {"ls-files", "-z", "-c", "-o", "--exclude-standard"});
+    if (!git)
+        return std::nullopt;
+    std::FILE* in = ::fdopen(git->out, "r");
     char* line = nullptr;
     std::size_t cap = 0;
     std::size_t listed = 0;
@@ -77,12 +80,10 @@ std::optional<Listing> git_list(const std::string& root, const VisitFile& visit)
     }
     std::free(line);
     if (stopped)
-        ::kill(pid, SIGTERM);
+        ::kill(git->pid, SIGTERM);
     std::fclose(in);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (!stopped && listed == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+    const int status = wait_exit(git->pid);
+    if (!stopped && listed == 0 && status != 0)
         return std::nullopt;
     return Listing::git;
 }
@@ -101,10 +102,40 @@ Result<Listing> list_scan_files(const std::string& root, const VisitFile& visit)
     struct stat st {};
     if (::stat(root.c_str(), &st) != 0)
         return system_error(std::strerror(errno));
-    if (S_ISDIR(st.st_mode) && in_git_work_tree(root))
+    if (S_ISDIR(st.st_mode) && !repository_root(root).empty())
         if (auto listing = git_list(root, visit))
             return *listing;
     return walk_scan_files(root, visit);
+}
+
+Result<std::string> git_capture(const std::string& dir, const std::vector<std::string>& args,
+                                std::size_t max_bytes) {
+    const auto git = spawn_git(dir, args);
+    if (!git)
+        return system_error("git could not be started");
+    std::string out;
+    char chunk[65536];
+    bool too_much = false;
+    for (;;) {
+        const ssize_t n = ::read(git->out, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
+            too_much = true;
+            ::kill(git->pid, SIGTERM);
+            break;
+        }
+        out.append(chunk, static_cast<std::size_t>(n));
+    }
+    ::close(git->out);
+    const int status = wait_exit(git->pid);
+    if (too_much)
+        return system_error(fmt::format("git said more than {} bytes", max_bytes));
+    if (status != 0)
+        return system_error(fmt::format("git exited with status {}", status));
+    return out;
 }
 
 FileSkip read_scan_file(const std::string& path, std::uint64_t max_bytes, std::string& buffer) {

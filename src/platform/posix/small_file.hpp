@@ -9,10 +9,8 @@
 namespace loopcheck::platform::posix {
 
 /// The first `cap` bytes of the file at `path`; std::nullopt when it cannot
-/// be opened or read. A std::ifstream would allocate an 8 KiB buffer and
-/// reach for the C++ locale for a file of a few bytes: each new heap page
-/// is a page fault at start, and faults are most of a short run
-/// (docs/performance.md, "The fourth round").
+/// be opened or read. A std::ifstream would allocate a buffer and reach
+/// for the C++ locale for a file of a few bytes (docs/performance.md).
 std::optional<std::string> read_small_file(const char* path, std::size_t cap);
 
 } // namespace loopcheck::platform::posix

@@ -374,9 +374,4 @@ int terminal_width() noexcept {
     return 0;
 }
 
-// The heap for thousands of targets: nothing to prepare on Windows. Its
-// large pages need the "Lock pages in memory" privilege
-// (SeLockMemoryPrivilege), which a developer's account does not hold.
-void prepare_heap(std::size_t) noexcept {}
-
 } // namespace loopcheck::platform

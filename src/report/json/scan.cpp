@@ -1,7 +1,7 @@
 // `loopcheck scan` as JSON ("loopcheck-scan/1", docs/scan.schema.json): every hit.
-#include "loopcheck/report/json.hpp"
-
 #include "loopcheck/core/scan_cost.hpp"
+#include "loopcheck/core/scan_gate.hpp"
+#include "loopcheck/report/json.hpp"
 #include "report/json/writer.hpp"
 
 #include <fmt/format.h>
@@ -30,6 +30,11 @@ void write_hit(JsonWriter& w, const ScanHit& h) {
     w.key("text").value(h.text).key("listens").value(h.listens);
     w.key("inferred").value(h.inferred).key("cost_here").value(h.cost_here);
     w.key("cost_windows").value(h.cost_windows).key("fix").value(h.fix);
+    w.key("windows_ms");
+    h.windows_ms ? w.number(*h.windows_ms, 3) : w.null();
+    w.key("fails").value(h.fails);
+    w.key("gate").value(h.gate == HitGate::open ? "open" : hit_gate_name(h.gate));
+    w.key("fingerprint").value(h.fingerprint);
     w.end_object();
 }
 
@@ -49,10 +54,16 @@ std::string render_json(const ScanResult& r) {
     w.key("probed").value(r.probed);
     w.key("strict").value(r.strict);
     w.key("interrupted").value(r.interrupted);
+    w.key("exit_zero").value(r.exit_zero);
+    w.key("config");
+    r.config_path.empty() ? w.null() : w.value(Untrusted(r.config_path));
+    w.key("since");
+    r.since.empty() ? w.null() : w.value(Untrusted(r.since));
     w.key("files").begin_object();
     w.key("listed").value(static_cast<std::int64_t>(r.files_listed));
     w.key("read").value(static_cast<std::int64_t>(r.files_read));
     w.key("bytes").value(static_cast<std::int64_t>(r.bytes_read));
+    w.key("excluded").value(static_cast<std::int64_t>(r.files_excluded));
     const ScanSkips& s = r.skips;
     for (auto [name, n] : {std::pair{"binary", s.binary},
                            {"too_large", s.too_large},

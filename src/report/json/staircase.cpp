@@ -1,6 +1,5 @@
 // `loopcheck staircase` as JSON ("loopcheck-staircase/1").
 #include "loopcheck/report/json.hpp"
-
 #include "report/json/writer.hpp"
 
 #include <fmt/format.h>
@@ -9,32 +8,26 @@ namespace loopcheck {
 
 namespace {
 
-void ms(JsonWriter& w, std::string_view key, Micros d) {
-    w.key(key).number(to_ms(d), 3);
-}
-
 /// One address's steps: each limit's outcome, latency and option state.
 void json_steps(JsonWriter& w, const std::vector<StairStep>& steps) {
-    w.key("steps").begin_array();
-    for (const auto& s : steps) {
-        w.begin_object();
-        w.key("limit").value(s.limit);
-        w.key("outcome").value(step_outcome_name(s));
-        w.key("mixed").value(s.mixed);
-        w.key("native_name").value(s.native_name);
-        w.key("latency_ms").begin_object();
-        w.key("count").value(s.latency.count);
-        ms(w, "min", s.latency.min);
-        ms(w, "median", s.latency.median);
-        ms(w, "max", s.latency.max);
-        w.end_object();
-        w.key("syn_retransmissions").optional(s.syn_retransmissions);
-        w.key("option").value(option_state_name(s.option));
-        w.key("option_error");
-        s.option_error.empty() ? w.null() : w.value(s.option_error);
-        w.end_object();
-    }
-    w.end_array();
+    w.key("steps").array(steps, [](JsonWriter& j, const StairStep& s) {
+        j.begin_object();
+        j.key("limit").value(s.limit);
+        j.key("outcome").value(step_outcome_name(s));
+        j.key("mixed").value(s.mixed);
+        j.key("native_name").value(s.native_name);
+        j.key("latency_ms").begin_object();
+        j.key("count").value(s.latency.count);
+        j.key("min").millis(s.latency.min);
+        j.key("median").millis(s.latency.median);
+        j.key("max").millis(s.latency.max);
+        j.end_object();
+        j.key("syn_retransmissions").optional(s.syn_retransmissions);
+        j.key("option").value(option_state_name(s.option));
+        j.key("option_error");
+        s.option_error.empty() ? j.null() : j.value(s.option_error);
+        j.end_object();
+    });
 }
 
 /// One address: its shape, fit, conclusion and steps.
@@ -49,10 +42,7 @@ void json_address(JsonWriter& w, const StaircaseAddress& a) {
         w.begin_object();
         w.key("step_ms").number(a.fit_ms->slope, 3);
         w.key("intercept_ms").number(a.fit_ms->intercept, 3);
-        w.key("limits").begin_array();
-        for (int l : a.fitted_limits)
-            w.value(l);
-        w.end_array();
+        w.key("limits").values(a.fitted_limits);
         w.end_object();
     } else {
         w.null();
@@ -84,20 +74,13 @@ std::string render_json(const StaircaseReport& r) {
     r.target.empty() ? w.null() : w.value(r.target);
     w.key("option").value(syn_limit_option(r.system.os));
     w.key("settings").begin_object();
-    ms(w, "timeout_ms", r.timeout);
+    w.key("timeout_ms").millis(r.timeout);
     w.key("count").value(r.count);
     w.key("max_limit").value(staircase_max_limit);
     w.end_object();
-    w.key("notes").begin_array();
-    for (const auto& n : r.notes)
-        w.value(n);
-    w.end_array();
+    w.key("notes").values(r.notes);
     w.key("incomplete").value(r.incomplete);
-    w.key("addresses").begin_array();
-    for (const auto& a : r.addresses) {
-        json_address(w, a);
-    }
-    w.end_array();
+    w.key("addresses").array(r.addresses, json_address);
     // Each address's conclusion again in the findings vocabulary every
     // report shares ({id, severity, message, address}).
     w.key("findings").begin_array();

@@ -1,7 +1,6 @@
 // `loopcheck wait` as JSON ("loopcheck-wait/2", docs/wait.schema.json).
-#include "loopcheck/report/json.hpp"
-
 #include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/report/json.hpp"
 #include "report/json/writer.hpp"
 #include "report/wait_lines.hpp"
 
@@ -17,26 +16,16 @@ void json_wait_address(JsonWriter& w, const WaitAddress& a) {
     w.key("address").value(ip_string(a.address));
     w.key("family").value(family_name(a.address.family));
     w.key("reached").value(a.reached);
-    w.key("first_accept_ms");
-    if (a.first_accept)
-        w.number(to_ms(*a.first_accept), 3);
-    else
-        w.null();
-    w.key("unanswered_ms");
-    if (a.unanswered_for)
-        w.number(to_ms(*a.unanswered_for), 3);
-    else
-        w.null();
-    w.key("timeline").begin_array();
-    for (const auto& run : a.timeline) {
-        w.begin_object();
-        w.key("outcome").value(outcome_name(run.outcome));
-        w.key("from_ms").number(to_ms(run.from), 3);
-        w.key("to_ms").number(to_ms(run.to), 3);
-        w.key("polls").value(run.polls);
-        w.end_object();
-    }
-    w.end_array();
+    w.key("first_accept_ms").millis(a.first_accept);
+    w.key("unanswered_ms").millis(a.unanswered_for);
+    w.key("timeline").array(a.timeline, [](JsonWriter& j, const WaitRun& run) {
+        j.begin_object();
+        j.key("outcome").value(outcome_name(run.outcome));
+        j.key("from_ms").millis(run.from);
+        j.key("to_ms").millis(run.to);
+        j.key("polls").value(run.polls);
+        j.end_object();
+    });
     w.end_object();
 }
 
@@ -48,40 +37,26 @@ void json_wait_target(JsonWriter& w, const WaitTarget& t, WaitGoal goal) {
     w.key("userinfo_redacted").value(t.target.userinfo_redacted);
     w.key("host").value(t.target.host);
     w.key("port").value(static_cast<int>(t.target.port));
-    w.key("resolve_error");
-    if (t.resolve_error)
-        w.value(t.resolve_error->message);
-    else
-        w.null();
+    w.key("resolve_error").nullable(t.resolve_error, [](JsonWriter& j, const Error& e) {
+        j.value(e.message);
+    });
     w.key("done").value(t.done_at.has_value());
-    w.key("done_ms");
-    if (t.done_at)
-        w.number(to_ms(*t.done_at), 3);
-    else
-        w.null();
+    w.key("done_ms").millis(t.done_at);
     const WaitAddress* winner = winning_address(t, goal);
     w.key("winner");
     if (winner != nullptr)
         w.value(ip_string(winner->address));
     else
         w.null();
-    w.key("addresses").begin_array();
-    for (const auto& a : t.addresses)
-        json_wait_address(w, a);
-    w.end_array();
-    w.key("listeners");
-    if (t.listeners) {
-        w.begin_array();
-        for (const auto& l : *t.listeners) {
-            w.begin_object();
-            w.key("bound").value(bound_string(l));
-            w.key("owner").value(owner_string(l));
-            w.end_object();
-        }
-        w.end_array();
-    } else {
-        w.null();
-    }
+    w.key("addresses").array(t.addresses, json_wait_address);
+    w.key("listeners").nullable(t.listeners, [](JsonWriter& j, const std::vector<Listener>& ls) {
+        j.array(ls, [](JsonWriter& k, const Listener& l) {
+            k.begin_object();
+            k.key("bound").value(bound_string(l));
+            k.key("owner").value(owner_string(l));
+            k.end_object();
+        });
+    });
     w.end_object();
 }
 
@@ -96,26 +71,22 @@ std::string render_json(const WaitReport& r) {
     w.key("command_line").value(r.command_line);
     w.key("goal").value(wait_goal_name(r.goal));
     w.key("strict").value(r.strict);
-    w.key("for_ms").number(to_ms(r.limit), 3);
-    w.key("interval_ms").number(to_ms(r.interval), 3);
-    w.key("waited_ms").number(to_ms(r.waited), 3);
+    w.key("for_ms").millis(r.limit);
+    w.key("interval_ms").millis(r.interval);
+    w.key("waited_ms").millis(r.waited);
     w.key("timed_out").value(r.timed_out);
     w.key("interrupted").value(r.interrupted);
     w.key("exit_code").value(r.exit_code);
-    w.key("targets").begin_array();
-    for (const auto& t : r.targets)
-        json_wait_target(w, t, r.goal);
-    w.end_array();
-    w.key("findings").begin_array();
-    for (const auto& f : r.findings) {
-        w.begin_object();
-        w.key("id").value(f.id);
-        w.key("severity").value(severity_name(f.severity));
-        w.key("message").value(f.message);
-        w.key("target").value(f.target);
-        w.end_object();
-    }
-    w.end_array();
+    w.key("targets").array(
+        r.targets, [&](JsonWriter& j, const WaitTarget& t) { json_wait_target(j, t, r.goal); });
+    w.key("findings").array(r.findings, [](JsonWriter& j, const WaitFinding& f) {
+        j.begin_object();
+        j.key("id").value(f.id);
+        j.key("severity").value(severity_name(f.severity));
+        j.key("message").value(f.message);
+        j.key("target").value(f.target);
+        j.end_object();
+    });
     w.end_object();
     return w.str();
 }

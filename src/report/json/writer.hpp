@@ -3,6 +3,7 @@
 // nothing to parse.
 #pragma once
 
+#include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/untrusted.hpp"
 
 #include <cstdint>
@@ -37,6 +38,37 @@ public:
     template <class T>
     JsonWriter& optional(const std::optional<T>& v) {
         return v ? value(*v) : null();
+    }
+
+    /// `write(*this, *v)` when there is a value, else null: an optional
+    /// that is not written by value() (a time in ms, an object).
+    template <class T, class Write>
+    JsonWriter& nullable(const std::optional<T>& v, Write write) {
+        if (!v)
+            return null();
+        write(*this, *v);
+        return *this;
+    }
+
+    /// A time in milliseconds with microsecond precision ("1020.000").
+    JsonWriter& millis(Micros d) { return number(to_ms(d), 3); }
+    /// millis(), or null.
+    JsonWriter& millis(const std::optional<Micros>& d) {
+        return nullable(d, [](JsonWriter& w, Micros m) { w.millis(m); });
+    }
+
+    /// An array of `items`, each written by `each(*this, item)`.
+    template <class Range, class Each>
+    JsonWriter& array(const Range& items, Each each) {
+        begin_array();
+        for (const auto& item : items)
+            each(*this, item);
+        return end_array();
+    }
+    /// An array of values value() writes as they are (strings, numbers).
+    template <class Range>
+    JsonWriter& values(const Range& items) {
+        return array(items, [](JsonWriter& w, const auto& v) { w.value(v); });
     }
 
     /// The document, with a trailing newline.

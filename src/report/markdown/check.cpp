@@ -1,8 +1,11 @@
-// The Markdown report, made to be pasted into a GitHub or GitLab issue.
+// The Markdown report, made to be pasted into a GitHub or GitLab issue: a
+// document (report/document.hpp) written by the Markdown back-end. The
+// terminal report (report/text/check.cpp) does not use it yet.
 #include "loopcheck/core/client_fold.hpp"
 #include "loopcheck/core/listener_queries.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/report/markdown.hpp"
+#include "report/document.hpp"
 #include "report/finding_order.hpp"
 
 #include <algorithm>
@@ -12,6 +15,8 @@
 namespace loopcheck {
 
 namespace {
+
+using namespace doc;
 
 /// Table cells must not break the table: escape pipes, drop newlines.
 std::string cell(std::string_view s) {
@@ -25,6 +30,11 @@ std::string cell(std::string_view s) {
             out += c;
     }
     return out;
+}
+
+/// A Markdown cell already written (numbers, names, `code` a cell() keeps).
+Cell md(std::string s) {
+    return Cell{{literal(std::move(s))}};
 }
 
 std::string latency(const Summary& s, int count) {
@@ -43,18 +53,32 @@ std::string prediction_text(const ConnectPrediction& p) {
     return fmt::format("fails after {}{}", bound, format_duration(p.time));
 }
 
+/// A bold label and its note, a paragraph of its own: "**Fix**".
+Paragraph label(std::string bold, std::string rest = {}) {
+    return Paragraph{.body = {strong(literal(std::move(bold))), literal(std::move(rest))}};
+}
+
+List items(const std::vector<std::string>& texts) {
+    List l;
+    for (const auto& t : texts)
+        l.items.push_back({.body = {prose(t)}});
+    return l;
+}
+
 /// Five columns at most, so the table fits a ticket's width (issue 24):
 /// the outcome, the OS's error name where the outcome does not imply it,
 /// and the latency share one cell.
-void address_table(std::string& out, const TargetReport& t, int count) {
+Table address_table(const TargetReport& t, int count) {
     // The paired column only where some address was paired (Windows).
     const bool paired = std::any_of(t.addresses.begin(), t.addresses.end(), [](auto& a) {
         return a.summary.fast_latency || a.summary.fast_option_refused;
     });
-    out +=
-        fmt::format("| # | address | outcome, latency{} |{} SYN rtx |\n",
-                    count > 1 ? " median [min..max]" : "", paired ? " without SYN retries |" : "");
-    out += paired ? "|---|---|---|---|---|\n" : "|---|---|---|---|\n";
+    Table table{.columns = {{{literal("#")}},
+                            {{literal("address")}},
+                            {{literal(fmt::format("outcome, latency{}",
+                                                  count > 1 ? " median [min..max]" : ""))}},
+                            {{literal("without SYN retries")}, paired ? Media::both : Media::text},
+                            {{literal("SYN rtx")}}}};
     for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const auto& a = t.addresses[i];
         const auto& s = a.summary;
@@ -67,34 +91,40 @@ void address_table(std::string& out, const TargetReport& t, int count) {
         const std::string detail = native_name_implied(s) || s.native_name.empty()
                                        ? std::string()
                                        : fmt::format(" ({})", s.native_name);
-        out +=
-            fmt::format("| {} | `{}` | {}{}{} {} |{} {} |\n", i + 1, endpoint_string(a.address),
-                        summary_outcome_name(s), s.mixed ? " (mixed)" : "", cell(detail),
-                        latency(s.latency, count), paired ? fmt::format(" {} |", cell(fast)) : "",
-                        s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a");
+        table.rows.push_back(
+            {md(std::to_string(i + 1)), Cell{{code(endpoint_string(a.address))}},
+             md(fmt::format("{}{}{} {}", summary_outcome_name(s), s.mixed ? " (mixed)" : "",
+                            cell(detail), latency(s.latency, count))),
+             md(cell(fast)),
+             md(s.syn_retransmissions ? std::to_string(*s.syn_retransmissions) : "n/a")});
     }
+    return table;
 }
 
 /// Who listens on the target's port (platform::list_listeners).
-void listener_table(std::string& out, const TargetReport& t) {
+void listener_table(Document& d, const TargetReport& t) {
     if (!t.listeners)
         return;
     if (t.listeners->empty()) {
-        out += fmt::format("\nNothing listens on port {} on this machine.\n", t.target.port);
+        d.add(Paragraph{.body = {literal(fmt::format("Nothing listens on port {} on this machine.",
+                                                     t.target.port))}});
         return;
     }
-    out += fmt::format("\n**Listening on port {}**\n\n| address | process | pid | IPV6_V6ONLY |\n"
-                       "|---|---|---|---|\n",
-                       t.target.port);
+    d.add(label(fmt::format("Listening on port {}", t.target.port)));
+    Table table{.columns = {{{literal("address")}},
+                            {{literal("process")}},
+                            {{literal("pid")}},
+                            {{literal("IPV6_V6ONLY")}}}};
     for (const auto& l : *t.listeners)
-        out += fmt::format("| `{}` | {} | {} | {} |\n", endpoint_string(l.bound),
-                           l.process.empty() ? "-" : l.process.markdown(MarkdownPlace::table_cell),
-                           l.pid ? std::to_string(*l.pid) : "hidden",
-                           l.v6only ? (*l.v6only ? "on" : "off") : "-");
+        table.rows.push_back({Cell{{code(endpoint_string(l.bound))}},
+                              l.process.empty() ? md("-") : Cell{{untrusted(l.process)}},
+                              md(l.pid ? std::to_string(*l.pid) : "hidden"),
+                              md(l.v6only ? (*l.v6only ? "on" : "off") : "-")});
+    d.add(std::move(table));
 }
 
-void raw_samples(std::string& out, const Report& r) {
-    out += "<details>\n<summary>Raw samples</summary>\n\n```\n";
+std::string raw_samples(const Report& r) {
+    std::string out = "<details>\n<summary>Raw samples</summary>\n\n```\n";
     for (const auto& t : r.targets) {
         for (const auto& a : t.addresses) {
             auto dump = [&](const std::vector<Sample>& list, std::string_view kind) {
@@ -112,85 +142,112 @@ void raw_samples(std::string& out, const Report& r) {
             dump(a.fast_samples, "no-syn-retries");
         }
     }
-    out += "```\n\n</details>\n";
+    return out + "```\n\n</details>\n";
 }
 
 /// The verdicts, the run's settings and the self-check.
-void header(std::string& out, const Report& r) {
-    for (const auto& t : r.targets)
-        out += fmt::format("**{}**  \n", escape_markdown(t.diagnosis.verdict));
-    if (r.incomplete)
-        out += "**INCOMPLETE: interrupted before every probe finished**  \n";
+void header(Document& d, const Report& r) {
+    Paragraph verdicts; // one line each, hard line breaks between
+    for (const auto& t : r.targets) {
+        if (!verdicts.body.empty())
+            verdicts.body.push_back(literal("\n"));
+        verdicts.body.insert(verdicts.body.end(),
+                             {strong(prose(t.diagnosis.verdict)), literal("  ")});
+    }
+    if (r.incomplete) {
+        if (!verdicts.body.empty())
+            verdicts.body.push_back(literal("\n"));
+        verdicts.body.insert(
+            verdicts.body.end(),
+            {strong(literal("INCOMPLETE: interrupted before every probe finished")),
+             literal("  ")});
+    }
+    if (verdicts.body.empty())
+        d.add(Gap{Media::markdown});
+    else
+        d.add(std::move(verdicts));
     if (!r.quick_note.empty())
-        out += fmt::format("\n{}\n", r.quick_note);
-    out += fmt::format("\n- loopcheck {} on {} {}\n- command: {}\n- timeout {}, threshold {}, "
-                       "{} round(s)\n",
-                       r.loopcheck_version, r.system.os_name, r.system.os_version,
-                       markdown_code(escape_controls(r.command_line), MarkdownPlace::inline_text),
-                       format_duration(r.timeout), format_duration(r.threshold), r.count);
+        d.add(Paragraph{.body = {literal(r.quick_note)}});
+    List facts;
+    facts.items.push_back(
+        {.body = {literal(fmt::format("loopcheck {} on {} {}", r.loopcheck_version,
+                                      r.system.os_name, r.system.os_version))}});
+    facts.items.push_back({.body = {literal("command: "), code(r.command_line)}});
+    facts.items.push_back({.body = {literal(fmt::format("timeout {}, threshold {}, {} round(s)",
+                                                        format_duration(r.timeout),
+                                                        format_duration(r.threshold), r.count))}});
     for (const auto& [k, v] : r.system.tcp_settings)
-        out += fmt::format("- {} = {}\n", markdown_code(k, MarkdownPlace::inline_text),
-                           escape_markdown(v));
+        facts.items.push_back({.body = {code(k), literal(" = "), prose(v)}});
     if (r.listener_table.error)
-        out += fmt::format("- listeners: unavailable ({})\n",
-                           escape_markdown(*r.listener_table.error));
+        facts.items.push_back({.body = {literal("listeners: unavailable ("),
+                                        prose(*r.listener_table.error), literal(")")}});
     else if (!r.listener_table.limits.empty())
-        out += fmt::format("- listeners: {}\n", escape_markdown(r.listener_table.limits));
+        facts.items.push_back({.body = {literal("listeners: "), prose(r.listener_table.limits)}});
+    d.add(std::move(facts));
     if (r.self_check) {
-        out += "\n### Self-check\n\n";
-        for (const auto& s : r.self_check->statements)
-            out += fmt::format("- {}\n", escape_markdown(s));
+        d.add(Paragraph{.body = {literal("Self-check")}, .level = 3});
+        d.add(items(r.self_check->statements));
     }
 }
 
 /// Where the target's addresses came from, the address table, curl's own
 /// localhost probes and who listens.
-void addresses_section(std::string& out, const TargetReport& t, const Report& r) {
+void addresses_section(Document& d, const TargetReport& t, const Report& r) {
     if (t.resolve_error) {
-        out += fmt::format("{}\n", escape_markdown(t.resolve_error->message));
-    } else {
-        out += fmt::format("{} resolves to {} address(es), probed in this order:\n\n",
-                           t.target.literal ? "The literal" : fmt::format("`{}`", t.target.host),
-                           t.addresses.size());
-        if (t.resolution) {
-            for (const auto& l : t.resolution->hosts_lines)
-                out += fmt::format("- {} line {}: {}\n",
-                                   markdown_code(r.system.hosts_file, MarkdownPlace::inline_text),
-                                   l.number, l.text.markdown(MarkdownPlace::inline_text));
-            if (!t.resolution->note.empty())
-                out += fmt::format("- {}\n", escape_markdown(t.resolution->note));
-            out += "\n";
-        }
-        address_table(out, t, r.count);
-        for (const auto& a : t.curl_localhost)
-            out +=
-                fmt::format("\nAlso probed for curl, which answers `{}` itself: `{}` {} "
-                            "{} (not in the resolver's answer; used by the curl rows "
-                            "only).\n",
-                            cell(t.target.host), endpoint_string(a.address),
-                            summary_outcome_name(a.summary), latency(a.summary.latency, r.count));
-        listener_table(out, t);
-        for (const auto& a : t.addresses) {
-            if (!a.summary.fast_option_refused)
-                continue;
-            const auto& why = a.summary.fast_option_error;
-            out += fmt::format("\nSIO_TCP_INITIAL_RTO (no SYN retries) was refused by the "
-                               "OS{}: only default probes ran.\n",
-                               why.empty() ? "" : fmt::format(" (`{}`)", why));
-            break;
-        }
+        d.add(Paragraph{.body = {prose(t.resolve_error->message)}});
+        return;
+    }
+    d.add(Paragraph{.body = {t.target.literal ? literal("The literal") : code(t.target.host),
+                             literal(fmt::format(" resolves to {} address(es), probed in this "
+                                                 "order:",
+                                                 t.addresses.size()))}});
+    if (t.resolution) {
+        List lines;
+        for (const auto& l : t.resolution->hosts_lines)
+            lines.items.push_back(
+                {.body = {code(r.system.hosts_file), literal(fmt::format(" line {}: ", l.number)),
+                          untrusted(l.text)}});
+        if (!t.resolution->note.empty())
+            lines.items.push_back({.body = {prose(t.resolution->note)}});
+        if (lines.items.empty())
+            d.add(Gap{Media::markdown}); // a blank line of its own, as ever
+        else
+            d.add(std::move(lines));
+    }
+    d.add(address_table(t, r.count));
+    for (const auto& a : t.curl_localhost)
+        d.add(
+            Paragraph{.body = {literal(fmt::format(
+                          "Also probed for curl, which answers `{}` itself: `{}` {} {} (not in "
+                          "the resolver's answer; used by the curl rows only).",
+                          cell(t.target.host), endpoint_string(a.address),
+                          summary_outcome_name(a.summary), latency(a.summary.latency, r.count)))}});
+    listener_table(d, t);
+    for (const auto& a : t.addresses) {
+        if (!a.summary.fast_option_refused)
+            continue;
+        const auto& why = a.summary.fast_option_error;
+        d.add(Paragraph{.body = {literal(fmt::format(
+                            "SIO_TCP_INITIAL_RTO (no SYN retries) was refused by the OS{}: only "
+                            "default probes ran.",
+                            why.empty() ? "" : fmt::format(" (`{}`)", why)))}});
+        break;
     }
 }
 
 /// The findings, most severe first.
-void findings_section(std::string& out, const TargetReport& t) {
-    if (!t.diagnosis.findings.empty()) {
-        out += "\n**Findings**\n\n";
-        for (const auto* f : by_severity(t.diagnosis.findings))
-            out += fmt::format("- **{}** `{}`{}: {}\n", severity_name(f->severity), f->id,
-                               f->cause.empty() ? "" : fmt::format(" ({})", f->cause),
-                               escape_markdown(f->message));
-    }
+void findings_section(Document& d, const TargetReport& t) {
+    if (t.diagnosis.findings.empty())
+        return;
+    d.add(label("Findings"));
+    List list;
+    for (const auto* f : by_severity(t.diagnosis.findings))
+        list.items.push_back(
+            {.body = {strong(literal(std::string(severity_name(f->severity)))), literal(" "),
+                      code(f->id),
+                      literal(f->cause.empty() ? ": " : fmt::format(" ({}): ", f->cause)),
+                      prose(f->message)}});
+    d.add(std::move(list));
 }
 
 /// A prediction as a short cell: "2.03 s", "fails at 0.700 ms".
@@ -199,108 +256,119 @@ std::string time_cell(const ConnectPrediction& p) {
     return p.connected ? t : fmt::format("fails at {}", t);
 }
 
+List folded(const std::vector<ClientImpact>& clients, FoldOn on) {
+    List l;
+    for (const auto& g : fold_clients(clients, on))
+        l.items.push_back({.body = {literal(fmt::format("{}: ", group_time(g))),
+                                    prose(fmt::format("{}", fmt::join(g.names, ", ")))}});
+    return l;
+}
+
 /// What each client pays: one line when every model agrees; else the rows
 /// folded by outcome, and every row in a <details> table of three columns
 /// (the algorithms are in the JSON and in `-v`'s text).
-void clients_section(std::string& out, const TargetReport& t) {
+void clients_section(Document& d, const TargetReport& t) {
     const auto& clients = t.diagnosis.clients;
     if (clients.empty())
         return;
     if (t.diagnosis.clients_agree && t.diagnosis.clients_agree_on_windows) {
         const auto& p = clients.front().prediction;
-        out +=
-            fmt::format("\nEvery client model {}.\n",
-                        p.connected ? fmt::format("connects in about {} via `{}`",
-                                                  format_duration(p.time), endpoint_string(*p.via))
-                                    : fmt::format("fails after about {}", format_duration(p.time)));
+        d.add(Paragraph{
+            .body = {literal(fmt::format(
+                "Every client model {}.",
+                p.connected ? fmt::format("connects in about {} via `{}`", format_duration(p.time),
+                                          endpoint_string(*p.via))
+                            : fmt::format("fails after about {}", format_duration(p.time))))}});
         return;
     }
     const bool windows = std::any_of(clients.begin(), clients.end(),
                                      [](const auto& c) { return c.windows.has_value(); });
-    out += "\n**What clients pay to connect** (modelled from the times above)\n\n";
-    for (const auto& g : fold_clients(clients, FoldOn::here))
-        out += fmt::format("- {}: {}\n", group_time(g),
-                           escape_markdown(fmt::format("{}", fmt::join(g.names, ", "))));
+    d.add(label("What clients pay to connect", " (modelled from the times above)"));
+    d.add(folded(clients, FoldOn::here));
     if (windows && !t.diagnosis.clients_agree_on_windows) {
-        out += "\nThe same set-up on Windows:\n\n";
-        for (const auto& g : fold_clients(clients, FoldOn::windows))
-            out += fmt::format("- {}: {}\n", group_time(g),
-                               escape_markdown(fmt::format("{}", fmt::join(g.names, ", "))));
+        d.add(Paragraph{.body = {literal("The same set-up on Windows:")}});
+        d.add(folded(clients, FoldOn::windows));
     }
-    out += fmt::format("\n<details>\n<summary>Each client ({} rows)</summary>\n\n", clients.size());
-    out += windows ? "| client | here | on Windows |\n|---|---|---|\n"
-                   : "| client | here |\n|---|---|\n";
-    for (const auto& c : clients) {
-        out += fmt::format("| {} | {} |", cell(c.client), time_cell(c.prediction));
-        if (windows)
-            out += fmt::format(" {} |", c.windows ? time_cell(*c.windows) : "-");
-        out += "\n";
-    }
-    out += "\n</details>\n";
+    d.add(Verbatim{
+        fmt::format("<details>\n<summary>Each client ({} rows)</summary>\n", clients.size())});
+    Table table{.columns = {{{literal("client")}},
+                            {{literal("here")}},
+                            {{literal("on Windows")}, windows ? Media::both : Media::text}}};
+    for (const auto& c : clients)
+        table.rows.push_back({md(cell(c.client)), md(time_cell(c.prediction)),
+                              md(c.windows ? time_cell(*c.windows) : "-")});
+    d.add(std::move(table));
+    d.add(Verbatim{"</details>\n"});
 }
 
-void emulations_section(std::string& out, const TargetReport& t) {
-    if (!t.emulations.empty()) {
-        out += "\n**Emulated clients** (`--emulate`, measured here beside the model)\n\n";
-        out += "| strategy | measured (median round) | model | rounds off model |\n"
-               "|---|---|---|---|\n";
-        for (const auto& e : t.emulations)
-            out +=
-                fmt::format("| {} | {} | {} | {} |\n", cell(e.spec.label),
-                            cell(prediction_text(e.measured)), cell(prediction_text(e.predicted)),
-                            e.rounds_off_model > 0
-                                ? fmt::format("**{} of {}**", e.rounds_off_model, e.rounds.size())
-                                : fmt::format("0 of {}", e.rounds.size()));
-    }
+void emulations_section(Document& d, const TargetReport& t) {
+    if (t.emulations.empty())
+        return;
+    d.add(label("Emulated clients", " (`--emulate`, measured here beside the model)"));
+    Table table{.columns = {{{literal("strategy")}},
+                            {{literal("measured (median round)")}},
+                            {{literal("model")}},
+                            {{literal("rounds off model")}}}};
+    for (const auto& e : t.emulations)
+        table.rows.push_back(
+            {md(cell(e.spec.label)), md(cell(prediction_text(e.measured))),
+             md(cell(prediction_text(e.predicted))),
+             md(e.rounds_off_model > 0
+                    ? fmt::format("**{} of {}**", e.rounds_off_model, e.rounds.size())
+                    : fmt::format("0 of {}", e.rounds.size()))});
+    d.add(std::move(table));
 }
 
-void fixes_section(std::string& out, const TargetReport& t) {
-    if (!t.diagnosis.fixes.empty()) {
-        out += "\n**Fix**\n\n";
-        for (const auto& f : t.diagnosis.fixes)
-            out += fmt::format("- {}\n", escape_markdown(f));
-    }
+void fixes_section(Document& d, const TargetReport& t) {
+    if (t.diagnosis.fixes.empty())
+        return;
+    d.add(label("Fix"));
+    d.add(items(t.diagnosis.fixes));
 }
 
 /// The self-check's probes in one table: its listener and closed ports are
 /// its own, so their sections would repeat the statements (issue 24: 159
 /// lines and three client tables).
-void self_check_probes(std::string& out, const Report& r) {
-    out += "\n| probe | address | outcome, latency | SYN rtx |\n|---|---|---|---|\n";
+Table self_check_probes(const Report& r) {
+    Table table{.columns = {{{literal("probe")}},
+                            {{literal("address")}},
+                            {{literal("outcome, latency")}},
+                            {{literal("SYN rtx")}}}};
     for (const auto& t : r.targets)
         for (const auto& a : t.addresses)
-            out += fmt::format("| {} | `{}` | {} {} | {} |\n",
-                               markdown_code(t.target.input, MarkdownPlace::table_cell),
-                               endpoint_string(a.address), summary_outcome_name(a.summary),
-                               latency(a.summary.latency, r.count),
-                               a.summary.syn_retransmissions
-                                   ? std::to_string(*a.summary.syn_retransmissions)
-                                   : "n/a");
+            table.rows.push_back(
+                {Cell{{code(t.target.input)}}, Cell{{code(endpoint_string(a.address))}},
+                 md(fmt::format("{} {}", summary_outcome_name(a.summary),
+                                latency(a.summary.latency, r.count))),
+                 md(a.summary.syn_retransmissions ? std::to_string(*a.summary.syn_retransmissions)
+                                                  : "n/a")});
+    return table;
+}
+
+Document check_markdown_document(const Report& r) {
+    Document d;
+    d.add(Paragraph{.body = {literal("loopcheck report")}, .level = 2});
+    header(d, r);
+    if (r.self_check) {
+        d.add(self_check_probes(r));
+    } else {
+        for (const auto& t : r.targets) {
+            d.add(Paragraph{.body = {code(t.target.input)}, .level = 3});
+            addresses_section(d, t, r);
+            findings_section(d, t);
+            clients_section(d, t);
+            emulations_section(d, t);
+            fixes_section(d, t);
+        }
+    }
+    d.add(Verbatim{raw_samples(r)});
+    return d;
 }
 
 } // namespace
 
 std::string render_markdown(const Report& r) {
-    std::string out = "## loopcheck report\n\n";
-    header(out, r);
-    if (r.self_check) {
-        self_check_probes(out, r);
-        out += "\n";
-        raw_samples(out, r);
-        return out;
-    }
-    for (const auto& t : r.targets) {
-        out +=
-            fmt::format("\n### {}\n\n", markdown_code(t.target.input, MarkdownPlace::inline_text));
-        addresses_section(out, t, r);
-        findings_section(out, t);
-        clients_section(out, t);
-        emulations_section(out, t);
-        fixes_section(out, t);
-    }
-    out += "\n";
-    raw_samples(out, r);
-    return out;
+    return to_markdown(check_markdown_document(r));
 }
 
 } // namespace loopcheck

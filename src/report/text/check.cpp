@@ -27,11 +27,11 @@ using namespace text::colors;
 using text::address_table, text::resolution_lines, text::curl_localhost_lines, text::listener_lines,
     text::listener_table_line, text::clients_lines, text::emulation_table;
 
-std::string_view verdict_color(int code) {
+text::Tone verdict_color(int code) {
     return code == 0 ? green : (code == 1 ? yellow : red);
 }
 
-std::string_view severity_color(Severity s) {
+text::Tone severity_color(Severity s) {
     switch (s) {
     case Severity::ok:
         return green;
@@ -42,7 +42,7 @@ std::string_view severity_color(Severity s) {
     case Severity::error:
         return red;
     }
-    return reset;
+    return text::Tone::none;
 }
 
 bool said_in_verdict(const Finding& f, std::string_view verdict) {

@@ -2,6 +2,7 @@
 // who listens, the cost here and on Windows and the fix, the server binds,
 // then counts (one screen unless -v).
 #include "loopcheck/core/scan_cost.hpp"
+#include "loopcheck/core/scan_gate.hpp"
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/report/text.hpp"
@@ -50,7 +51,11 @@ void text_details(std::string& out, const ScanHit& h, const TextStyle& style) {
 }
 
 void text_hit(std::string& out, const ScanHit& h, const TextStyle& style, bool details) {
-    const std::string_view label = h.risky ? "RISKY" : hit_kind_name(h.kind);
+    // A risky hit the gate holds back (a comment, the config, the baseline,
+    // --since) is shown for what it is, and marked so.
+    const std::string_view label = !h.risky                  ? hit_kind_name(h.kind)
+                                   : h.gate == HitGate::open ? "RISKY"
+                                                             : "risky";
     wrap_into(
         out,
         fmt::format("  {} ", paint(style.color, fmt::format("{:<8}", label), h.risky ? 31 : 1)),
@@ -58,6 +63,8 @@ void text_hit(std::string& out, const ScanHit& h, const TextStyle& style, bool d
         static_cast<std::size_t>(std::max(40, style.width)));
     if (details)
         text_details(out, h, style);
+    if (h.risky && h.gate != HitGate::open)
+        detail(out, fmt::format("not failing the gate: {}", hit_gate_name(h.gate)), style);
 }
 
 } // namespace
@@ -72,6 +79,23 @@ std::string render_text(const ScanResult& r, const TextStyle& style, bool verbos
             : summary;
     if (!r.probe_note.empty())
         wrap_into(out, "", r.probe_note, 2, width);
+    // What the gate held back, and from which config: said once, up top.
+    const std::string held = gate_summary(r);
+    if (!held.empty() || !r.config_path.empty() || r.exit_zero || !r.since.empty())
+        wrap_into(out, "",
+                  fmt::format(
+                      "gate: {}{}{}{}{}",
+                      held.empty() ? "nothing held back" : held + " not failing it",
+                      r.config_path.empty()
+                          ? std::string()
+                          : fmt::format("; config {}", Untrusted(r.config_path).escaped()),
+                      r.files_excluded == 0 ? std::string()
+                                            : fmt::format("; {} file{} excluded", r.files_excluded,
+                                                          r.files_excluded == 1 ? "" : "s"),
+                      r.since.empty() ? std::string()
+                                      : fmt::format("; since {}", Untrusted(r.since).escaped()),
+                      r.exit_zero ? "; --exit-zero" : ""),
+                  2, width);
     std::size_t risky = 0, servers = 0, rest = 0;
     std::vector<const ScanHit*> shown;
     for (const ScanHit& h : r.hits) {

@@ -12,21 +12,6 @@ namespace loopcheck::text {
 
 namespace {
 
-/// Bytes of `s` that make up its first `cols` columns (UTF-8 aware).
-std::size_t prefix_bytes(std::string_view s, std::size_t cols) {
-    std::size_t i = 0, seen = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if ((c & 0xC0) != 0x80) {
-            if (seen == cols)
-                break;
-            ++seen;
-        }
-        ++i;
-    }
-    return i;
-}
-
 std::size_t longest_word(std::string_view s) {
     std::size_t best = 0;
     while (!s.empty()) {
@@ -39,51 +24,12 @@ std::size_t longest_word(std::string_view s) {
     return best;
 }
 
-/// `cell` in lines of at most `width` columns, broken at spaces; a word
-/// wider than the column is cut.
+/// `cell` in lines of at most `width` columns: whole, its spacing kept,
+/// when it fits; else broken at spaces (core's one word-wrapper), a word
+/// wider than the column cut.
 std::vector<std::string> wrap_cell(std::string_view cell, std::size_t width) {
-    std::vector<std::string> out;
-    if (columns(cell) <= width) {
-        out.emplace_back(cell);
-        return out;
-    }
-    std::string line;
-    std::size_t line_cols = 0;
-    while (!cell.empty()) {
-        const auto space = cell.find(' ');
-        std::string_view word = cell.substr(0, space);
-        cell = space == std::string_view::npos ? std::string_view{} : cell.substr(space + 1);
-        if (word.empty())
-            continue;
-        auto word_cols = columns(word);
-        if (line_cols > 0 && line_cols + 1 + word_cols > width) {
-            out.push_back(std::move(line));
-            line.clear();
-            line_cols = 0;
-        }
-        while (word_cols > width) { // a word wider than the column: cut
-            if (line_cols > 0) {
-                out.push_back(std::move(line));
-                line.clear();
-                line_cols = 0;
-            }
-            const auto cut = prefix_bytes(word, width);
-            out.emplace_back(word.substr(0, cut));
-            word.remove_prefix(cut);
-            word_cols = columns(word);
-        }
-        if (word.empty())
-            continue;
-        if (line_cols > 0) {
-            line += ' ';
-            ++line_cols;
-        }
-        line += word;
-        line_cols += word_cols;
-    }
-    if (!line.empty() || out.empty())
-        out.push_back(std::move(line));
-    return out;
+    return wrap_lines(cell, width, width,
+                      {.cut_long_words = true, .collapse_spaces = columns(cell) > width});
 }
 
 std::string_view cell_at(const std::vector<std::string>& row, std::size_t c) {

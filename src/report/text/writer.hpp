@@ -4,28 +4,28 @@
 
 #include "loopcheck/core/text.hpp"
 #include "loopcheck/report/text.hpp"
+#include "report/document.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <string>
 #include <string_view>
 
 namespace loopcheck::text {
 
-/// ANSI colours, used only when TextStyle::color is set.
+using doc::Tone;
+
+/// The check report's colours: Tones of the one painter (doc::paint).
 namespace colors {
-inline constexpr std::string_view reset = "\033[0m", bold = "\033[1m", red = "\033[31m",
-                                  green = "\033[32m", yellow = "\033[33m", dim = "\033[2m";
+inline constexpr doc::Tone bold = doc::Tone::bold, red = doc::Tone::red, green = doc::Tone::green,
+                           yellow = doc::Tone::yellow, dim = doc::Tone::dim;
 } // namespace colors
 
 class Writer {
 public:
     explicit Writer(const TextStyle& style) : style_(style) {}
 
-    std::string paint(std::string_view text, std::string_view code) const {
-        if (!style_.color)
-            return std::string(text);
-        return fmt::format("{}{}{}", code, text, colors::reset);
+    std::string paint(std::string_view text, doc::Tone tone) const {
+        return doc::paint(text, tone, style_.color);
     }
 
     /// Appends `text` wrapped at the width, the first line after `first`

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace loopcheck::platform {
 
@@ -22,7 +23,8 @@ enum class FileSkip : std::uint8_t {
     vanished,     ///< listed but gone (git lists deleted tracked files)
 };
 
-/// Called with each file's path; returns false to stop the listing.
+/// Called with each file's path (UTF-8, as every path above the platform
+/// layer is); returns false to stop the listing.
 using VisitFile = std::function<bool(const std::string& path)>;
 
 /// How the files were listed.
@@ -46,5 +48,42 @@ bool skipped_directory(std::string_view name) noexcept;
 /// call to call, so memory stays flat). Anything but a regular file is
 /// refused before it is opened for reading, and opened non-blocking.
 FileSkip read_scan_file(const std::string& path, std::uint64_t max_bytes, std::string& buffer);
+
+} // namespace loopcheck::platform
+
+namespace loopcheck::platform {
+
+/// The folder holding `.git` (a work tree, or a worktree's `.git` file) at
+/// or above `start` (a file or a folder), as an absolute path; empty when
+/// there is none.
+std::string repository_root(const std::string& start);
+
+/// The config file `name` in the folder of `start` or a folder above it,
+/// stopping at the repository root (else at the file system's root); its
+/// absolute path, or empty.
+std::string find_upward(const std::string& start, std::string_view name);
+
+/// `path` from `base` (both as given; made absolute, folders resolved),
+/// '/'-separated, with `..` where `path` is not below `base`; empty when
+/// they are the same.
+std::string relative_path(const std::string& base, const std::string& path);
+
+/// `rel_root` and `within` joined, '/'-separated on every OS (a walk on
+/// Windows gives backslashes); either may be empty.
+std::string join_generic(std::string_view rel_root, std::string_view within);
+
+/// git's argument list for `args` run in `dir`: `git -C DIR` with the
+/// settings that keep git from running anything the scanned tree
+/// configures (no fsmonitor hook, no untracked cache, no pager, no
+/// external diff or textconv: a tree is hostile input, issue 40 row 1),
+/// then `args`. One list for POSIX and Windows.
+std::vector<std::string> safe_git_argv(const std::string& dir,
+                                       const std::vector<std::string>& args);
+
+/// Runs git (safe_git_argv) in `dir` and returns its standard output, at
+/// most `max_bytes` of it; an Error when git cannot run, exits non-zero or
+/// says more.
+Result<std::string> git_capture(const std::string& dir, const std::vector<std::string>& args,
+                                std::size_t max_bytes);
 
 } // namespace loopcheck::platform
