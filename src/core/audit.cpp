@@ -38,35 +38,23 @@ bool own_loopback_address(const Listener& l) {
            l.bound != ipv6_loopback(l.bound.port);
 }
 
-std::string single_stack_message(const TargetReport& localhost, Family only) {
-    const bool resolves_v4 = std::any_of(localhost.addresses.begin(), localhost.addresses.end(),
-                                         [](auto& a) { return a.address.family == Family::ipv4; });
-    // Who listens where is the port's row in the table: the message leaves
-    // it out, so ports in the same situation share one paragraph.
+facts::PortSingleStack single_stack_facts(const TargetReport& localhost, Family only) {
+    facts::PortSingleStack f{only, std::nullopt, false};
     if (only == Family::ipv4) {
         // The Windows cost is the check's own Windows column (the python
         // row), so audit and check never disagree on a port.
-        std::string cost = "about 2 s";
         const auto python =
             std::find_if(localhost.diagnosis.clients.begin(), localhost.diagnosis.clients.end(),
                          [](const ClientImpact& c) { return c.id == "python"; });
         if (python != localhost.diagnosis.clients.end() && python->windows &&
             python->windows->connected)
-            // To a tenth of a second: the accept's own fraction of a
-            // millisecond would keep ports in the same situation apart.
-            cost = fmt::format("about {:.1f} s per connection",
-                               std::chrono::duration<double>(python->windows->time).count());
-        return fmt::format(
-            "Listens on IPv4 only. Where localhost resolves to ::1 first, as on Windows, a "
-            "client that tries addresses in order (Python, .NET) waits for ::1 to be refused on "
-            "every new connection, {} on Windows. Listen on ::1 as well, or on [::] with "
-            "IPV6_V6ONLY off.",
-            cost);
+            f.windows_cost = python->windows->time;
+        return f;
     }
-    return fmt::format("Listens on IPv6 only. A client that connects to 127.0.0.1, or whose "
-                       "localhost resolves to 127.0.0.1 only ({}Java by default), does not "
-                       "reach it. Listen on 127.0.0.1 as well, or on [::] with IPV6_V6ONLY off.",
-                       resolves_v4 && localhost.addresses.size() == 1 ? "as here, " : "");
+    const bool resolves_v4 = std::any_of(localhost.addresses.begin(), localhost.addresses.end(),
+                                         [](auto& a) { return a.address.family == Family::ipv4; });
+    f.localhost_ipv4_only_here = resolves_v4 && localhost.addresses.size() == 1;
+    return f;
 }
 
 /// How many ports carry each flag, for the summary line.
@@ -147,9 +135,9 @@ std::vector<Finding> audit_flags(const AuditPort& p, const TargetReport& localho
     if (localhost.resolve_error || p.listeners.empty())
         return flags;
     bool reached = false, accepted = false;
-    std::vector<std::string> ips;
+    std::vector<Address> resolved;
     for (const auto& a : localhost.addresses) {
-        ips.push_back(ip_string(a.address));
+        resolved.push_back(a.address);
         accepted = accepted || a.summary.outcome == Outcome::accepted;
         for (const auto& l : p.listeners)
             reached = reached || reaches(l, a.address) != false;
@@ -158,17 +146,11 @@ std::vector<Finding> audit_flags(const AuditPort& p, const TargetReport& localho
         const bool own = std::all_of(p.listeners.begin(), p.listeners.end(), own_loopback_address);
         if (own)
             flags.push_back({std::string(audit_flag::own_address), Severity::info, "",
-                             fmt::format("{} only: an address of its own, which localhost does "
-                                         "not resolve to; clients reach it only by that address.",
-                                         describe_listening(p.listeners)),
-                             connect_address(p.listeners.front())});
+                             facts::OwnAddress{p.listeners}, connect_address(p.listeners.front())});
         else
-            flags.push_back(
-                {std::string(audit_flag::localhost_unreached), Severity::error, "",
-                 fmt::format("localhost:{} does not reach it: localhost resolves to {} "
-                             "here, and {}.",
-                             p.port, fmt::join(ips, ", "), describe_listening(p.listeners)),
-                 connect_address(p.listeners.front())});
+            flags.push_back({std::string(audit_flag::localhost_unreached), Severity::error, "",
+                             facts::LocalhostUnreached{p.port, std::move(resolved), p.listeners},
+                             connect_address(p.listeners.front())});
     }
     const auto v4 = port_serves_loopback(p.listeners, Family::ipv4);
     const auto v6 = port_serves_loopback(p.listeners, Family::ipv6);
@@ -178,10 +160,10 @@ std::vector<Finding> audit_flags(const AuditPort& p, const TargetReport& localho
                             localhost.addresses.front().address.family == Family::ipv6;
         flags.push_back({std::string(audit_flag::single_stack),
                          costly ? Severity::warning : Severity::info, "",
-                         single_stack_message(localhost, Family::ipv4), std::nullopt});
+                         single_stack_facts(localhost, Family::ipv4), std::nullopt});
     } else if (v6 == true && v4 == false) {
         flags.push_back({std::string(audit_flag::single_stack), Severity::info, "",
-                         single_stack_message(localhost, Family::ipv6), std::nullopt});
+                         single_stack_facts(localhost, Family::ipv6), std::nullopt});
     }
     return flags;
 }

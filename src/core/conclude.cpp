@@ -46,6 +46,7 @@ void conclude_target(TargetReport& t, const ConcludeContext& c) {
     in.os = c.os;
     in.expect_refused = c.expect_refused;
     in.own_listener = c.own_listener;
+    in.own_socket = c.own_socket;
     in.listen_overflows = c.listen_overflows;
     in.curl_localhost = curl_obs;
     in.full_client_rows = c.client_rows_kept;

@@ -3,12 +3,11 @@
 
 #include "core/diagnose_listeners.hpp"
 #include "core/diagnoser.hpp"
+#include "core/verdict.hpp"
 #include "loopcheck/core/exit_codes.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 namespace loopcheck {
 
@@ -53,13 +52,25 @@ std::optional<int> fits_retry_steps(Micros latency, Micros step) noexcept {
 
 namespace detail {
 
-std::string describe(const Observation& o) {
-    auto s = fmt::format("{} {}", endpoint_string(o.address), outcome_name(o.summary.outcome));
-    if (o.summary.outcome == Outcome::timeout)
-        return s + fmt::format(" after {}", format_duration(cost(o)));
-    if (o.summary.outcome == Outcome::accepted)
-        return s + fmt::format(" in {}", format_duration(cost(o)));
-    return s + fmt::format(" after {}", format_duration(cost(o)));
+facts::Tried tried(const Observation& o) {
+    return {o.address, o.summary.outcome, cost(o)};
+}
+
+facts::SynEvidence retry_steps(Micros latency, int k, Os os, Micros step) {
+    facts::SynEvidence e;
+    e.kind = facts::SynEvidence::Kind::retry_steps;
+    e.latency = latency;
+    e.steps = k;
+    e.os = os;
+    e.step = step;
+    return e;
+}
+
+facts::SynEvidence kernel_count(int retransmissions) {
+    facts::SynEvidence e;
+    e.kind = facts::SynEvidence::Kind::kernel_count;
+    e.retransmissions = retransmissions;
+    return e;
 }
 
 void Diagnoser::slow_refusals() {
@@ -67,29 +78,21 @@ void Diagnoser::slow_refusals() {
     for (const auto& o : obs_) {
         if (o.summary.outcome != Outcome::refused || cost(o) <= in_.threshold)
             continue;
-        std::string evidence;
-        std::string_view why = cause::unknown;
+        facts::SynEvidence evidence;
+        std::string_view why = cause::syn_retransmission;
         if (o.summary.fast_latency && o.summary.fast_outcome == Outcome::refused &&
             o.summary.fast_latency->median <= in_.threshold) {
-            why = cause::syn_retransmission;
-            evidence = fmt::format("without SYN retransmissions it was refused in {}",
-                                   format_duration(o.summary.fast_latency->median));
+            evidence.kind = facts::SynEvidence::Kind::no_retry_twin;
+            evidence.no_retry_time = o.summary.fast_latency->median;
         } else if (o.summary.syn_retransmissions.value_or(0) > 0) {
-            why = cause::syn_retransmission;
-            evidence = fmt::format("the kernel counted {} SYN retransmission(s)",
-                                   *o.summary.syn_retransmissions);
+            evidence = kernel_count(*o.summary.syn_retransmissions);
         } else if (auto k = fits_retry_steps(cost(o), step)) {
-            why = cause::syn_retransmission;
-            evidence =
-                fmt::format("{} is {} whole step(s) of {}'s {} SYN retry interval",
-                            format_duration(cost(o)), *k, os_label(in_.os), format_duration(step));
+            evidence = retry_steps(cost(o), *k, in_.os, step);
         } else {
-            evidence = "no evidence of SYN retransmission was found";
+            why = cause::unknown;
         }
         add(finding_id::slow_refusal, Severity::warning,
-            fmt::format("{} was refused only after {}; {}.", endpoint_string(o.address),
-                        format_duration(cost(o)), evidence),
-            o.address, why);
+            facts::SlowRefusal{o.address, cost(o), evidence}, o.address, why);
     }
 }
 
@@ -97,32 +100,24 @@ void Diagnoser::fallback() {
     if (!first_accept_ || *first_accept_ == 0)
         return;
     const auto& winner = obs_[*first_accept_];
-    std::vector<std::string> failed;
+    std::vector<facts::Tried> failed;
     bool only_ipv6_off = true;
     for (std::size_t i = 0; i < *first_accept_; ++i) {
-        failed.push_back(describe(obs_[i]));
+        failed.push_back(tried(obs_[i]));
         penalty_ += cost(obs_[i]);
         only_ipv6_off = only_ipv6_off && ipv6_off_at(obs_[i]);
     }
     const bool slow = penalty_ > in_.threshold;
     if (only_ipv6_off && !slow)
         return; // the ipv6-off finding says it, without an ordering story
-    std::string message = fmt::format(
-        "{} resolves to {} first; {} before {} accepted, so a client that tries addresses in "
-        "order (Python, .NET) pays {} on every new connection.",
-        in_.target->host, ip_string(obs_.front().address), fmt::join(failed, ", "),
-        endpoint_string(winner.address), format_duration(penalty_));
-    if (!slow && os_ != Os::windows) {
-        message += " That is cheap here because this system refuses at once; on Windows, "
-                   "which resends the SYN after a refusal, the same set-up costs about 2 s "
-                   "per connection.";
-    }
-    add(finding_id::fallback_penalty, slow ? Severity::warning : Severity::info, message,
+    add(finding_id::fallback_penalty, slow ? Severity::warning : Severity::info,
+        facts::FallbackPenalty{in_.target->host, obs_.front().address, std::move(failed),
+                               winner.address, penalty_, !slow && os_ != Os::windows},
         obs_.front().address);
 }
 
 void Diagnoser::single_stack() {
-    if (!name_target() || !first_accept_)
+    if (!name_target() || !first_accept_ || in_.own_socket)
         return;
     const Family served = obs_[*first_accept_].address.family;
     bool other_family_resolved = false, other_family_accepts = false;
@@ -134,16 +129,15 @@ void Diagnoser::single_stack() {
     }
     if (!other_family_resolved || other_family_accepts)
         return;
-    const auto other = served == Family::ipv4 ? "IPv6" : "IPv4";
     const auto& accepted_at = obs_[*first_accept_].address;
-    // With the listener table, name who listens where.
-    add(finding_id::single_stack_listener, Severity::info,
-        listener_at(accepted_at)
-            ? listener_words::single_stack(port_listeners_, *in_.target, obs_, served)
-            : fmt::format("The server accepts on {} only, while {} also resolves to {} "
-                          "addresses.",
-                          served == Family::ipv4 ? "IPv4" : "IPv6", in_.target->host, other),
-        accepted_at);
+    facts::SingleStack f{in_.target->host, served, obs_.front().address, {}, {}};
+    for (const auto& o : obs_)
+        if (o.address.family != served)
+            f.others.push_back(o.address);
+    // With the listener table, the words name who listens where.
+    if (listener_at(accepted_at))
+        f.listeners = port_listeners_;
+    add(finding_id::single_stack_listener, Severity::info, std::move(f), accepted_at);
 }
 
 void Diagnoser::nothing_accepts() {
@@ -152,40 +146,28 @@ void Diagnoser::nothing_accepts() {
     // fails).
     if (first_accept_ || some_client_connects())
         return;
-    std::vector<std::string> parts;
-    Micros total{0};
+    facts::ServerDown f{in_.target->input, {}, Micros{0}, false, false, in_.target->port};
     for (const auto& o : obs_) {
-        parts.push_back(describe(o));
-        total += cost(o);
+        f.tried.push_back(tried(o));
+        f.total += cost(o);
     }
     const bool all_refused = std::all_of(obs_.begin(), obs_.end(), [](const Observation& o) {
         return o.summary.outcome == Outcome::refused;
     });
     if (in_.expect_refused && all_refused) {
-        add(finding_id::server_down, Severity::ok,
-            fmt::format("Nothing accepts on {}, as expected: {}; a client pays {} to find out.",
-                        in_.target->input, fmt::join(parts, ", "), format_duration(total)));
+        f.expected = true;
+        add(finding_id::server_down, Severity::ok, std::move(f));
         return;
     }
-    std::string message =
-        fmt::format("Nothing accepts on {}: {}. A client that treats this as \"the server is "
-                    "down\" pays {} per connection attempt to find out.",
-                    in_.target->input, fmt::join(parts, ", "), format_duration(total));
-    if (in_.listeners && port_listeners_.empty())
-        message += fmt::format(" Nothing listens on port {} on this machine.", in_.target->port);
-    add(finding_id::server_down, Severity::error, std::move(message));
+    f.nothing_listens = in_.listeners && port_listeners_.empty();
+    add(finding_id::server_down, Severity::error, std::move(f));
 }
 
 void Diagnoser::ipv6_off() {
     for (const auto& o : obs_) {
         if (!ipv6_off_at(o))
             continue;
-        add(finding_id::ipv6_off, Severity::info,
-            fmt::format("IPv6 is off here: {} is not configured on this machine ({}), so no "
-                        "client can connect to it and each one moves on at once. On Windows ::1 "
-                        "always exists.",
-                        ip_string(o.address),
-                        o.summary.native_name.empty() ? "unreachable" : o.summary.native_name),
+        add(finding_id::ipv6_off, Severity::info, facts::Ipv6Off{o.address, o.summary.native_name},
             o.address);
         return;
     }
@@ -201,9 +183,7 @@ void Diagnoser::expected_refusal() {
     if (!hit)
         return;
     add(finding_id::not_refused, Severity::error,
-        fmt::format("{} was expected to be refused, but {} accepted in {}.", in_.target->input,
-                    endpoint_string(hit->address), format_duration(cost(*hit))),
-        hit->address);
+        facts::NotRefused{in_.target->input, hit->address, cost(*hit)}, hit->address);
 }
 
 void Diagnoser::client_findings() {
@@ -212,25 +192,21 @@ void Diagnoser::client_findings() {
     // rows are expected to fail (not-refused covers an accept).
     if (in_.expect_refused || in_.own_listener || !(first_accept_ || some_client_connects()))
         return;
-    std::vector<std::string> failing, slow;
+    facts::ClientsFail failing;
+    facts::ClientsSlow slow{in_.threshold, {}};
     for (const auto& c : d_.clients) {
         if (!c.prediction.connected)
-            failing.push_back(c.client);
+            failing.clients.push_back(c.client);
         else if (c.prediction.time > in_.threshold)
-            slow.push_back(fmt::format("{} ({})", c.client, format_duration(c.prediction.time)));
+            slow.clients.push_back({c.client, c.prediction.time});
     }
-    if (!failing.empty()) {
-        const auto where = first_accept_
-                               ? endpoint_string(obs_[*first_accept_].address)
-                               : std::string("an address curl answers localhost with itself");
-        add(finding_id::clients_fail, Severity::error,
-            fmt::format("These clients fail here, though {} accepts: they never try it: {}.", where,
-                        fmt::join(failing, "; ")));
+    if (!failing.clients.empty()) {
+        if (first_accept_)
+            failing.accepts = obs_[*first_accept_].address;
+        add(finding_id::clients_fail, Severity::error, std::move(failing));
     }
-    if (!slow.empty())
-        add(finding_id::clients_slow, Severity::warning,
-            fmt::format("These clients wait longer than {} here: {}.",
-                        format_duration(in_.threshold), fmt::join(slow, "; ")));
+    if (!slow.clients.empty())
+        add(finding_id::clients_slow, Severity::warning, std::move(slow));
 }
 
 void Diagnoser::listener_elsewhere() {
@@ -240,11 +216,51 @@ void Diagnoser::listener_elsewhere() {
         d_.findings.push_back(std::move(*f));
 }
 
+void Diagnoser::covers() {
+    // The one-screen report says each fact once. The client fold (or its
+    // one-line "every client" form) names every row clients-fail and
+    // clients-slow list, with its cost; the verdict line words a slow
+    // fallback in full ("clients that try addresses in turn wait T per new
+    // connection to X before Y accepts"); server-down names every address
+    // and fallback-penalty every address before the first that accepted,
+    // each with its time, and the address table holds a slow refusal's
+    // retries and its time without them.
+    const auto first_covering = [&](std::size_t at) -> const Finding* {
+        for (const auto& o : d_.findings) {
+            if (o.id == finding_id::server_down)
+                return &o;
+            if (o.id == finding_id::fallback_penalty && first_accept_ && at < *first_accept_)
+                return &o;
+        }
+        return nullptr;
+    };
+    for (auto& f : d_.findings) {
+        if (f.id == finding_id::clients_fail || f.id == finding_id::clients_slow) {
+            if (!d_.clients.empty())
+                f.covered_by = CoveredBy::client_fold;
+        } else if (f.id == finding_id::fallback_penalty) {
+            if (d_.verdict.form == facts::VerdictForm::slow_fallback)
+                f.covered_by = CoveredBy::verdict;
+        } else if (f.id == finding_id::slow_refusal && f.address) {
+            const auto at = std::find_if(obs_.begin(), obs_.end(), [&](const Observation& o) {
+                return o.address == *f.address;
+            });
+            if (at == obs_.end())
+                continue;
+            if (const Finding* by = first_covering(static_cast<std::size_t>(at - obs_.begin()))) {
+                f.covered_by = CoveredBy::finding;
+                f.covering = by->id;
+            }
+        }
+    }
+}
+
 Diagnosis Diagnoser::run() && {
     if (obs_.empty()) {
-        d_.verdict =
-            fmt::format("INCOMPLETE: {} was not measured (interrupted)", in_.target->input);
-        d_.exit_code = exit_code::interrupted;
+        d_.verdict.form = facts::VerdictForm::incomplete;
+        d_.verdict.word = verdict_word::incomplete;
+        d_.verdict.facts.input = in_.target->input;
+        d_.exit_code = d_.verdict.exit_code = exit_code::interrupted;
         return std::move(d_);
     }
     for (std::size_t i = 0; i < obs_.size(); ++i) {
@@ -273,15 +289,12 @@ Diagnosis Diagnoser::run() && {
                      [](auto& f) { return f.severity >= Severity::warning; }) &&
         first_accept_) {
         const auto& winner = obs_[*first_accept_];
-        const Listener* server = listener_at(winner.address);
-        add(finding_id::healthy, Severity::ok,
-            server ? fmt::format("Every connect a client needs here is fast: {} accepts on {} "
-                                 "in {}.",
-                                 owner_string(*server), endpoint_string(winner.address),
-                                 format_duration(cost(winner)))
-                   : fmt::format("Every connect a client needs here is fast: {} accepts in {}.",
-                                 endpoint_string(winner.address), format_duration(cost(winner))));
+        facts::Healthy f{winner.address, cost(winner), std::nullopt};
+        if (const Listener* server = listener_at(winner.address))
+            f.server = *server;
+        add(finding_id::healthy, Severity::ok, std::move(f));
     }
+    covers();
     auto same = [](const ConnectPrediction& a, const ConnectPrediction& b) {
         return a.connected == b.connected && a.via == b.via &&
                std::chrono::abs(a.time - b.time) < 1ms;
@@ -305,16 +318,21 @@ Diagnosis diagnose(const DiagnosisInput& in) {
 
 Diagnosis diagnose_unresolved(const Target& target, const Error& error) {
     Diagnosis d;
-    d.findings.push_back(
-        {std::string(finding_id::unresolved), Severity::error, "", error.message, std::nullopt});
-    d.verdict = fmt::format("UNRESOLVED: {}", error.message);
+    Finding f{std::string(finding_id::unresolved), Severity::error, "",
+              facts::Unresolved{error.message}, std::nullopt};
+    // The verdict line words the resolver's message in full.
+    f.covered_by = CoveredBy::verdict;
+    d.findings.push_back(std::move(f));
+    d.verdict.form = facts::VerdictForm::unresolved;
+    d.verdict.word = verdict_word::unresolved;
+    d.verdict.facts.input = target.input;
+    d.verdict.error = error.message;
     // "locahost": the name a typo was meant to be, as the command typos'.
-    const auto meant = meant_local_name(target.host);
-    d.fixes.push_back(
-        !error.fix.empty() ? error.fix
-        : meant ? fmt::format("Check the name '{}': did you mean '{}'?", target.host, *meant)
-                : fmt::format("Check the name '{}' (and the hosts file).", target.host));
-    d.exit_code = exit_code::unresolved;
+    if (!error.fix.empty())
+        d.fixes.emplace_back(facts::ResolverAdvice{error.fix});
+    else
+        d.fixes.emplace_back(facts::CheckName{target.host, meant_local_name(target.host)});
+    d.exit_code = d.verdict.exit_code = exit_code::unresolved;
     return d;
 }
 

@@ -9,8 +9,6 @@
 #include "loopcheck/core/servers.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 namespace loopcheck::detail {
 
@@ -31,57 +29,46 @@ void Diagnoser::client_fixes() {
         return std::any_of(d_.clients.begin(), d_.clients.end(),
                            [&](const ClientImpact& c) { return c.id == id && client_pays(c); });
     };
+    using Which = facts::ClientSetting::Which;
     if (served == Family::ipv4) {
         if (pays("node"))
-            d_.fixes.push_back("Node.js: start it with --dns-result-order=ipv4first (or call "
-                               "dns.setDefaultResultOrder('ipv4first')) so it tries 127.0.0.1 "
-                               "first.");
+            d_.fixes.emplace_back(facts::ClientSetting{Which::node_ipv4_first});
         if (pays("dotnet"))
-            d_.fixes.push_back(".NET: set DOTNET_SYSTEM_NET_DISABLEIPV6=1 so it does not try ::1.");
+            d_.fixes.emplace_back(facts::ClientSetting{Which::dotnet_no_ipv6});
         if (pays("curl"))
-            d_.fixes.push_back("curl: add -4 (--ipv4).");
+            d_.fixes.emplace_back(facts::ClientSetting{Which::curl_ipv4});
         return;
     }
     // IPv6 only: the clients that never try ::1 fail outright.
-    std::vector<std::string> failing;
+    const Address& winner = obs_[*first_accept_].address;
+    const Listener* server = listener_at(winner);
+    facts::ConnectFailingClients failing{winner, {}, known(server)};
     for (const auto& c : d_.clients)
         if (!c.prediction.connected)
-            failing.push_back(c.client);
-    if (!failing.empty())
-        d_.fixes.push_back(fmt::format(
-            "These clients never try {0} and fail here: {1}. Connect them to {0} (for a URL, "
-            "the host [{2}]), or make {3} listen on 127.0.0.1 as well.",
-            endpoint_string(obs_[*first_accept_].address), fmt::join(failing, ", "),
-            ip_string(obs_[*first_accept_].address),
-            server_name(listener_at(obs_[*first_accept_].address))));
+            failing.clients.push_back(c.client);
+    const bool any_fail = !failing.clients.empty();
+    if (any_fail)
+        d_.fixes.emplace_back(std::move(failing));
     // A recognised server gets its own setting here too (Vite's default
     // 'localhost' binds ::1 alone where ::1 comes first; docs/servers.md).
-    if (const Listener* server = listener_at(obs_[*first_accept_].address);
-        !failing.empty() && server && server->server) {
-        if (std::string own = server_own_fix(*server->server, obs_[*first_accept_].address.port);
-            !own.empty()) {
-            d_.server_fix = d_.fixes.size();
-            d_.fixes.push_back(std::move(own));
-        }
+    if (any_fail && server && server->server && has_own_fix(*server->server)) {
+        d_.server_fix = d_.fixes.size();
+        d_.fixes.emplace_back(facts::ServerOwn{*server->server, winner.port});
     }
     if (pays("java-socket") || pays("java-httpclient"))
-        d_.fixes.push_back("Java: run it with -Djava.net.preferIPv6Addresses=true so it prefers "
-                           "::1.");
+        d_.fixes.emplace_back(facts::ClientSetting{Which::java_prefer_ipv6});
     if (pays("curl"))
-        d_.fixes.push_back("curl: add -6 (--ipv6).");
+        d_.fixes.emplace_back(facts::ClientSetting{Which::curl_ipv6});
 }
 
 void Diagnoser::both_families_fix(const Listener* server, const Address& winner) {
     // A recognised server gets its own setting (docs/servers.md).
-    std::string own =
-        server && server->server ? server_own_fix(*server->server, winner.port) : std::string();
-    if (!own.empty())
+    if (server && server->server && has_own_fix(*server->server)) {
         d_.server_fix = d_.fixes.size();
-    d_.fixes.push_back(!own.empty() ? std::move(own)
-                                    : fmt::format("Or make {} listen on both ::1 and "
-                                                  "127.0.0.1, or on [::] with IPV6_V6ONLY "
-                                                  "off, so every address of the name accepts.",
-                                                  server_name(server)));
+        d_.fixes.emplace_back(facts::ServerOwn{*server->server, winner.port});
+    } else {
+        d_.fixes.emplace_back(facts::BothFamilies{known(server)});
+    }
 }
 
 void Diagnoser::windows_fixes() {
@@ -91,7 +78,7 @@ void Diagnoser::windows_fixes() {
     // below cover the clients that pay here; for the others the address
     // that accepts (and a server on both families) is the fix.
     if (!first_accept_ || !name_target() || os_ == Os::windows || in_.expect_refused ||
-        in_.own_listener)
+        in_.own_listener || in_.own_socket)
         return;
     const bool address_fix_given = *first_accept_ > 0 && penalty_ > in_.threshold;
     const bool pays_on_windows_only =
@@ -108,20 +95,11 @@ void Diagnoser::windows_fixes() {
         return;
     const Listener* server = listener_at(winner);
     d_.rewritten = rewrite_host(*in_.target, winner);
-    const std::string why =
-        winner.family == Family::ipv4 && windows_answers_itself(in_.target->host)
-            ? "Windows tries IPv6 first for localhost and waits about 2 s for its refusal"
-            : "Windows waits about 2 s for each refused address";
     // The address that accepts serves the clients that pay here as well.
-    const std::string who =
-        fmt::format("For Windows users ({}){}", why,
-                    pays_here ? ", and the clients that fail or wait here" : "");
-    d_.fixes.push_back(
-        server
-            ? fmt::format("{}: connect to {} instead of {}; {} listens on {}.", who, *d_.rewritten,
-                          in_.target->input, owner_string(*server), bound_string(*server))
-            : fmt::format("{}: connect to {} instead of {}, the address that accepts.", who,
-                          *d_.rewritten, in_.target->input));
+    d_.fixes.emplace_back(facts::WindowsConnect{*d_.rewritten, in_.target->input,
+                                                winner.family == Family::ipv4 &&
+                                                    windows_answers_itself(in_.target->host),
+                                                pays_here, known(server)});
     // With IPv6 off here no server can listen on ::1 (the ipv6-off finding).
     if (std::none_of(obs_.begin(), obs_.end(), ipv6_off_at))
         both_families_fix(server, winner);
@@ -133,30 +111,21 @@ void Diagnoser::fallback_fixes() {
         const auto& winner = obs_[*first_accept_].address;
         const Listener* server = listener_at(winner);
         d_.rewritten = rewrite_host(*in_.target, winner);
-        d_.fixes.push_back(
-            server ? fmt::format("Connect to {} instead of {}: {} listens on {}.", *d_.rewritten,
-                                 in_.target->input, owner_string(*server), bound_string(*server))
-                   : fmt::format("Connect to {} instead of {}: it is the address that accepts.",
-                                 *d_.rewritten, in_.target->input));
+        d_.fixes.emplace_back(
+            facts::ConnectInstead{*d_.rewritten, in_.target->input, known(server)});
         both_families_fix(server, winner);
-        if (winner.family == Family::ipv6) {
-            d_.fixes.push_back("Do not switch to 127.0.0.1: the server listens on IPv6 only, "
-                               "and nothing accepts there.");
-        }
-        d_.fixes.push_back(
-            os_ == Os::windows
-                ? "Or use a client that does not wait out the retries: one with Happy Eyeballs "
-                  "(asyncio happy_eyeballs_delay=0.25, curl, Go) or one that turns SYN retries "
-                  "off on loopback (Node.js >= 14.9, Go >= 1.21, curl >= 8.22)."
-                : "Or use a client that does not wait for the failed address: one with Happy "
-                  "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl, Go) or Node.js >= 20 "
-                  "(autoSelectFamily).");
+        if (winner.family == Family::ipv6)
+            d_.fixes.emplace_back(facts::KeepIpv6{});
+        d_.fixes.emplace_back(facts::NoWaitClient{os_ == Os::windows});
     } else if (first_accept_ && *first_accept_ > 0 && name_target()) {
         d_.rewritten = rewrite_host(*in_.target, obs_[*first_accept_].address);
     }
 }
 
 void Diagnoser::fixes() {
+    // loopcheck's own throwaway sockets: a fix would point at loopcheck.
+    if (in_.own_socket)
+        return;
     fallback_fixes();
     const bool slow_refusal = std::any_of(d_.findings.begin(), d_.findings.end(),
                                           [](auto& f) { return f.id == finding_id::slow_refusal; });
@@ -183,19 +152,10 @@ void Diagnoser::fixes() {
                !some_client_connects()) {
         // (When something listens at an address that timed out, the server
         // runs: the no-answer finding says what to look at instead.)
-        d_.fixes.push_back(fmt::format("Start the server, or check which port and address it "
-                                       "listens on (port {} here).",
-                                       in_.target->port));
+        d_.fixes.emplace_back(facts::StartServer{in_.target->port});
     }
     if (!first_accept_ && slow_refusal) {
-        d_.fixes.push_back(
-            os_ == Os::windows
-                ? "A test that uses a closed port as \"a server that is down\" pays the slow "
-                  "refusal on every call: give that connect a short timeout (0.5 s), or turn "
-                  "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js >= 14.9 or Go >= "
-                  "1.21."
-                : "A test that uses a closed port as \"a server that is down\" pays the slow "
-                  "refusal on every call: give that connect a short timeout (0.5 s).");
+        d_.fixes.emplace_back(facts::ClosedPortTest{os_ == Os::windows});
     }
     windows_fixes();
     client_fixes();
@@ -219,10 +179,8 @@ void Diagnoser::verdict() {
             v.slow_refused_time = cost(o);
         }
     }
-    auto decided = decide_verdict(d_.findings, v);
-    d_.verdict = std::move(decided.line);
-    d_.verdict_says = std::string(decided.says);
-    d_.exit_code = decided.exit_code;
+    d_.verdict = decide_verdict(d_.findings, v);
+    d_.exit_code = d_.verdict.exit_code;
 }
 
 } // namespace loopcheck::detail

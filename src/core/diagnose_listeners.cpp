@@ -1,9 +1,7 @@
-// The diagnosis's words when the listener table is known.
+// The diagnosis's facts when the listener table is known.
 #include "core/diagnose_listeners.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 namespace loopcheck::listener_words {
 
@@ -17,28 +15,14 @@ const Listener& preferred(std::span<const Listener> port_listeners) {
     return it != port_listeners.end() ? *it : port_listeners.front();
 }
 
-std::vector<std::string> tried_ips(std::span<const Observation> obs) {
-    std::vector<std::string> out;
+std::vector<Address> tried_addresses(std::span<const Observation> obs) {
+    std::vector<Address> out;
     for (const auto& o : obs)
-        out.push_back(ip_string(o.address));
+        out.push_back(o.address);
     return out;
 }
 
 } // namespace
-
-std::string single_stack(std::span<const Listener> port_listeners, const Target& target,
-                         std::span<const Observation> obs, Family served) {
-    const auto& first = obs.front().address;
-    std::string message = fmt::format("{} only", describe_listening(port_listeners));
-    if (first.family != served)
-        return message + fmt::format("; {} resolves to {} first.", target.host, ip_string(first));
-    std::vector<std::string> others;
-    for (const auto& o : obs)
-        if (o.address.family != served)
-            others.push_back(ip_string(o.address));
-    return message +
-           fmt::format(", while {} also resolves to {}.", target.host, fmt::join(others, ", "));
-}
 
 std::optional<Finding> elsewhere(std::span<const Listener> port_listeners, const Target& target,
                                  std::span<const Observation> obs, bool expect_refused) {
@@ -57,38 +41,27 @@ std::optional<Finding> elsewhere(std::span<const Listener> port_listeners, const
     const bool ipv4_tried = std::any_of(obs.begin(), obs.end(), [](const Observation& o) {
         return o.address.family == Family::ipv4;
     });
-    std::string message = fmt::format(
-        "{}, which {} does not reach: it {} {}.", describe_listening(port_listeners), target.input,
-        target.literal ? "is" : "resolves to", fmt::join(tried_ips(obs), ", "));
     const bool v6only_wildcard =
         std::any_of(port_listeners.begin(), port_listeners.end(), [](const Listener& l) {
             return l.bound.family == Family::ipv6 && is_unspecified(l.bound) && l.v6only == true;
         });
-    if (ipv4_tried && v6only_wildcard)
-        message += " The [::] socket has IPV6_V6ONLY on, so it takes no IPv4 connects.";
     return Finding{std::string(finding_id::listener_elsewhere),
-                   expect_refused ? Severity::info : Severity::error, "", std::move(message),
+                   expect_refused ? Severity::info : Severity::error, "",
+                   facts::ListenerElsewhere{{port_listeners.begin(), port_listeners.end()},
+                                            target.input,
+                                            target.literal.has_value(),
+                                            tried_addresses(obs),
+                                            ipv4_tried && v6only_wildcard},
                    connect_address(preferred(port_listeners))};
 }
 
-std::vector<std::string> elsewhere_fixes(std::span<const Listener> port_listeners,
-                                         const Target& target, std::span<const Observation> obs,
-                                         std::string& rewritten) {
+std::vector<facts::Fix> elsewhere_fixes(std::span<const Listener> port_listeners,
+                                        const Target& target, std::span<const Observation> obs,
+                                        std::string& rewritten) {
     const Listener& l = preferred(port_listeners);
     rewritten = rewrite_host(target, connect_address(l));
-    return {fmt::format("Connect to {} instead of {}: {} listens on {}.", rewritten, target.input,
-                        owner_string(l), bound_string(l)),
-            fmt::format("Or make {} listen on {} as well.",
-                        l.process.empty() ? std::string("the server") : l.process.escaped(),
-                        fmt::join(tried_ips(obs), " and "))};
-}
-
-std::string full_queue(const Observation& o, const Listener& l, Micros timeout) {
-    return fmt::format("{} did not answer within {}, though {} listens on {}: its accept queue "
-                       "is full (the process is not accepting connections) or a firewall drops "
-                       "the SYN; this is not a refusal.",
-                       endpoint_string(o.address), format_duration(timeout), owner_string(l),
-                       bound_string(l));
+    return {facts::ConnectInstead{rewritten, target.input, l},
+            facts::ListenOnTried{l, tried_addresses(obs)}};
 }
 
 } // namespace loopcheck::listener_words

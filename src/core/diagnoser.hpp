@@ -1,6 +1,8 @@
 // The diagnosis engine's inside, shared by the files that implement it:
-// diagnose.cpp (the findings) and diagnose_advice.cpp (the fixes, the exit
-// code and the verdict). Not part of core's interface: use diagnose().
+// diagnose.cpp (the findings, their covers), diagnose_waits.cpp and
+// diagnose_advice.cpp (the fixes, the exit code and the verdict). Each
+// finding and fix is a fact (core/facts.hpp); report/phrasing.cpp words it. Not part of core's
+// interface: use diagnose().
 #pragma once
 
 #include "core/diagnose_listeners.hpp"
@@ -31,8 +33,13 @@ inline bool ipv6_off_at(const Observation& o) {
            o.summary.outcome == Outcome::unreachable;
 }
 
-/// "ADDRESS OUTCOME after/in TIME", for findings.
-std::string describe(const Observation& o);
+/// An address and what its connects did, for findings.
+facts::Tried tried(const Observation& o);
+
+/// The evidence that a time is whole steps of the OS's SYN retry interval.
+facts::SynEvidence retry_steps(Micros latency, int k, Os os, Micros step);
+/// The evidence that the kernel counted SYN retransmissions.
+facts::SynEvidence kernel_count(int retransmissions);
 
 class Diagnoser {
 public:
@@ -50,10 +57,9 @@ public:
     Diagnosis run() &&;
 
 private:
-    void add(std::string_view id, Severity sev, std::string message,
+    void add(std::string_view id, Severity sev, facts::FindingFacts facts,
              std::optional<Address> address = std::nullopt, std::string_view why = {}) {
-        d_.findings.push_back(
-            {std::string(id), sev, std::string(why), std::move(message), address});
+        d_.findings.push_back({std::string(id), sev, std::string(why), std::move(facts), address});
     }
     bool name_target() const { return !in_.target->literal; }
     void slow_refusals();
@@ -94,12 +100,15 @@ private:
     const Listener* listener_at(const Address& a) const {
         return in_.listeners ? serving(port_listeners_, a) : nullptr;
     }
-    /// The process's name for a fix ("ollama"), or "the server".
-    std::string server_name(const Listener* l) const {
-        return l && !l->process.empty() ? l->process.escaped() : "the server";
+    /// The listener, as a fact a fix carries; nullopt when unknown.
+    static std::optional<Listener> known(const Listener* l) {
+        return l ? std::optional<Listener>(*l) : std::nullopt;
     }
-    /// The verdict line, word and exit code, by decide_verdict.
+    /// The verdict's form, word and exit code, by decide_verdict.
     void verdict();
+    /// The covers relation: which finding another line of the one-screen
+    /// report already says (Finding::covered_by).
+    void covers();
 
     const DiagnosisInput& in_;
     Os os_;

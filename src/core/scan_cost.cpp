@@ -50,7 +50,7 @@ const ClientModel* pricing_row(const ScanHit& hit) {
 std::string connect_fix(std::string_view listens, const ScanEndpoint& ep) {
     const std::string url = url_of(listens, ep.port);
     if (ep.server_fix.starts_with("Or point the client at " + url))
-        return server_fix_alone(ep.server_fix);
+        return ep.server_fix_alone;
     return fmt::format("connect to {} (where the server listens). {}", url, ep.server_fix);
 }
 
@@ -342,8 +342,8 @@ void conclude_scan(ScanResult& r) {
             const bool one_family = h.ref.host != "localhost" || h.server != "uvicorn" ||
                                     one_socket(h.server, h.text.escaped());
             if (one_family)
-                h.fix = server_fix_alone(
-                    server_fix(h.server, h.ref.port, one_socket(h.server, h.text.escaped())));
+                h.fix = server_fix(h.server, h.ref.port, one_socket(h.server, h.text.escaped()),
+                                   FixForm::alone);
             continue;
         }
         if (h.kind != HitKind::client && h.kind != HitKind::config)

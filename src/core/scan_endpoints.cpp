@@ -27,6 +27,14 @@ void bind_families(const ScanHit& bind, ScanEndpoint& ep) {
     }
 }
 
+/// The server's both-families setting, as the alternative a hit's fix adds
+/// after the address ("Or start ...") and as a sentence of its own ("Start
+/// ...", when that setting already names the address).
+void set_server_fix(ScanEndpoint& ep, std::string_view server, bool one) {
+    ep.server_fix = server_fix(server, ep.port, one);
+    ep.server_fix_alone = server_fix(server, ep.port, one, FixForm::alone);
+}
+
 } // namespace
 
 std::vector<ScanEndpoint> scan_endpoints(std::span<const ScanHit> hits) {
@@ -72,17 +80,16 @@ void join_listeners(ScanEndpoint& ep, std::span<const Listener> listeners) {
     // The server the listener table recognised (its name and command
     // line), else a guess from the process name.
     for (const Listener& l : listeners)
-        if (l.bound.port == ep.port && l.server) {
-            ep.server_fix = server_own_fix(*l.server, ep.port);
-            if (!ep.server_fix.empty())
-                return;
+        if (l.bound.port == ep.port && l.server && has_own_fix(*l.server)) {
+            set_server_fix(ep, l.server->id, l.server->one_socket);
+            return;
         }
     for (std::string_view name : {"ollama", "llama-server", "uvicorn", "gunicorn", "node", "lm"})
         if (ep.server.find(name) != std::string::npos) {
-            ep.server_fix = server_fix(name == "lm" ? "lmstudio" : name, ep.port);
+            set_server_fix(ep, name == "lm" ? "lmstudio" : name, false);
             return;
         }
-    ep.server_fix = server_fix("", ep.port);
+    set_server_fix(ep, "", false);
 }
 
 void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> hits) {
@@ -94,8 +101,7 @@ void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> h
             // A listener seen whose server the table did not recognise
             // (python3, node): a bind of that port in the tree names it.
             if (bind != hits.end() && ep.server_fix == server_fix("", ep.port))
-                ep.server_fix = server_fix(bind->server, ep.port,
-                                           one_socket(bind->server, bind->text.escaped()));
+                set_server_fix(ep, bind->server, one_socket(bind->server, bind->text.escaped()));
             continue;
         }
         if (bind != hits.end()) {
@@ -103,8 +109,7 @@ void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> h
             ep.inferred = true;
             ep.server = fmt::format("{} bound to {} at {}:{} (not listening now)", bind->server,
                                     bind->ref.host, bind->path.escaped(), bind->line);
-            ep.server_fix =
-                server_fix(bind->server, ep.port, one_socket(bind->server, bind->text.escaped()));
+            set_server_fix(ep, bind->server, one_socket(bind->server, bind->text.escaped()));
         } else if (const UsualServer* u = usual_server(ep.port)) {
             ep.v4 = u->v4;
             ep.v6 = u->v6;
@@ -112,7 +117,7 @@ void infer_servers(std::span<ScanEndpoint> endpoints, std::span<const ScanHit> h
             ep.server = fmt::format("{}, the usual server of port {}, binds {} (nothing listens "
                                     "now)",
                                     u->name, ep.port, u->bind);
-            ep.server_fix = server_fix(u->server, ep.port);
+            set_server_fix(ep, u->server, false);
         }
     }
 }

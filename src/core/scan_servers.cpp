@@ -42,24 +42,15 @@ const UsualServer* usual_server(std::uint16_t port) noexcept {
     return nullptr;
 }
 
-std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket) {
+std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket, FixForm form) {
     // The server table's own sentence (src/core/servers.cpp): the fix
     // `loopcheck check` prints for the same server, word for word.
-    std::string own = server_own_fix(ServerMatch{std::string(server), one_socket}, port);
+    std::string own = server_own_fix(ServerMatch{std::string(server), one_socket}, port, form);
     if (!own.empty())
         return own;
-    return "Or make the server listen on both ::1 and 127.0.0.1, or on [::] with IPV6_V6ONLY "
-           "off, so every address of the name accepts.";
-}
-
-std::string server_fix_alone(std::string fix) {
-    // "Or start uvicorn with ..." -> "Start uvicorn with ...".
-    if (fix.starts_with("Or ") && fix.size() > 3) {
-        fix.erase(0, 3);
-        if (fix[0] >= 'a' && fix[0] <= 'z')
-            fix[0] = static_cast<char>(fix[0] - 'a' + 'A');
-    }
-    return fix;
+    return fix_sentence("make the server listen on both ::1 and 127.0.0.1, or on [::] with "
+                        "IPV6_V6ONLY off, so every address of the name accepts.",
+                        form);
 }
 
 bool one_socket(std::string_view server, std::string_view line) noexcept {

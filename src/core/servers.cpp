@@ -202,12 +202,12 @@ std::string asgi_fix(const ServerMatch& server) {
     const std::string_view who = id == "uvicorn" ? "uvicorn" : "the FastAPI CLI";
     if (!server.one_socket)
         return fmt::format(
-            "Or start {} with --host localhost: in one process it binds every address of "
+            "start {} with --host localhost: in one process it binds every address of "
             "localhost (::1 and 127.0.0.1). Not --host ::, which is IPv6 only (asyncio sets "
             "IPV6_V6ONLY).",
             who);
     return fmt::format(
-        "Or drop --reload and --workers and start {} with --host localhost (then it binds "
+        "drop --reload and --workers and start {} with --host localhost (then it binds "
         "::1 and 127.0.0.1): with them it binds one socket of one family, so --host "
         "localhost is 127.0.0.1 only, and --host :: takes both families on Linux and macOS "
         "but {}.",
@@ -220,22 +220,22 @@ std::string asgi_fix(const ServerMatch& server) {
 // Python web servers other than uvicorn: each leaves dual-stack to a different flag or to the OS.
 std::string python_web_fix(std::string_view id, const std::string& p) {
     if (id == "gunicorn")
-        return fmt::format("Or start gunicorn with two binds, -b 127.0.0.1:{0} -b [::1]:{0}: one "
+        return fmt::format("start gunicorn with two binds, -b 127.0.0.1:{0} -b [::1]:{0}: one "
                            "-b localhost:{0} binds 127.0.0.1 only.",
                            p);
     if (id == "flask")
-        return fmt::format("Or start Flask with --host :: (werkzeug leaves IPV6_V6ONLY to the OS: "
+        return fmt::format("start Flask with --host :: (werkzeug leaves IPV6_V6ONLY to the OS: "
                            "both families on Linux and macOS, IPv6 only on Windows); {}. No Flask "
                            "setting binds both loopback addresses: --host localhost is 127.0.0.1 "
                            "only.",
                            network);
     if (id == "django")
-        return fmt::format("Or run runserver -6 [::]:{} (Django leaves IPV6_V6ONLY to the OS: both "
+        return fmt::format("run runserver -6 [::]:{} (Django leaves IPV6_V6ONLY to the OS: both "
                            "families on Linux and macOS); {}. Not -6 alone, which binds ::1 and "
                            "drops IPv4.",
                            p, network);
     if (id == "python-http-server")
-        return fmt::format("Or start python3 -m http.server --bind :: {}: it turns IPV6_V6ONLY "
+        return fmt::format("start python3 -m http.server --bind :: {}: it turns IPV6_V6ONLY "
                            "off, so both families, and {}. Without --bind it binds the first "
                            "passive address, 0.0.0.0 with glibc (IPv4 only); --bind 127.0.0.1 "
                            "or --bind localhost is one address.",
@@ -247,22 +247,22 @@ std::string python_web_fix(std::string_view id, const std::string& p) {
 std::string node_fix(std::string_view id, const std::string& p) {
     if (id == "node")
         return fmt::format(
-            "Or have the Node.js server call listen({0}) with no host: it binds :: with "
+            "have the Node.js server call listen({0}) with no host: it binds :: with "
             "IPV6_V6ONLY off, both families, and {1}; listen({0}, 'localhost') binds one "
             "address. For loopback only, listen twice: on '127.0.0.1' and on '::1'.",
             p, network);
     if (id == "vite")
-        return fmt::format("Or start Vite with --host :: (server.host '::'): Node.js binds :: "
+        return fmt::format("start Vite with --host :: (server.host '::'): Node.js binds :: "
                            "with IPV6_V6ONLY off, both families, and {}; the default 'localhost' "
                            "is one address.",
                            network);
     if (id == "next")
-        return fmt::format("Or start Next.js without -H (--hostname): it binds :: with "
+        return fmt::format("start Next.js without -H (--hostname): it binds :: with "
                            "IPV6_V6ONLY off, both families, and {}; -H localhost or -H 127.0.0.1 "
                            "binds one address.",
                            network);
     if (id == "webpack-dev-server")
-        return fmt::format("Or start webpack-dev-server without --host (or --host ::): Node.js "
+        return fmt::format("start webpack-dev-server without --host (or --host ::): Node.js "
                            "binds :: with IPV6_V6ONLY off, both families, and {}; --host "
                            "localhost or 127.0.0.1 binds one address.",
                            network);
@@ -272,18 +272,18 @@ std::string node_fix(std::string_view id, const std::string& p) {
 // Notebooks, databases and containers: fixed in their own config file or publish flags.
 std::string service_fix(std::string_view id, const std::string& p) {
     if (id == "jupyter")
-        return "Or start Jupyter with its default --ip=localhost: it binds every address of "
+        return "start Jupyter with its default --ip=localhost: it binds every address of "
                "localhost (::1 and 127.0.0.1); --ip=127.0.0.1 binds one.";
     if (id == "postgresql")
-        return fmt::format("Or set listen_addresses = 'localhost' in postgresql.conf (the "
+        return fmt::format("set listen_addresses = 'localhost' in postgresql.conf (the "
                            "default: every address of localhost, ::1 and 127.0.0.1) or "
                            "'127.0.0.1,::1'; '*' takes both too, but {}.",
                            network);
     if (id == "redis")
-        return "Or set bind 127.0.0.1 -::1 in redis.conf (the '-' lets Redis start where ::1 "
+        return "set bind 127.0.0.1 -::1 in redis.conf (the '-' lets Redis start where ::1 "
                "is missing); bind 127.0.0.1 alone leaves ::1 refusing.";
     if (id == "docker-proxy")
-        return fmt::format("Or publish the port on both loopback addresses: -p 127.0.0.1:{0}:PORT "
+        return fmt::format("publish the port on both loopback addresses: -p 127.0.0.1:{0}:PORT "
                            "-p [::1]:{0}:PORT (PORT: the container's); -p {0}:PORT takes both "
                            "families but {1}.",
                            p, network);
@@ -295,23 +295,23 @@ std::string service_fix(std::string_view id, const std::string& p) {
 std::string model_server_fix(std::string_view id, const std::string& p) {
     if (id == "ollama")
         return fmt::format(
-            "Or point the client at 127.0.0.1:{0} (ollama libraries: "
+            "point the client at 127.0.0.1:{0} (ollama libraries: "
             "OLLAMA_HOST=http://127.0.0.1:{0}); no Ollama setting binds both loopback "
             "addresses: OLLAMA_HOST=[::]:{0} takes both but {1}, open to anyone who reaches "
             "this machine.",
             p, network);
     if (id == "llama-server")
-        return fmt::format("Or start llama-server with --host :: (cpp-httplib turns IPV6_V6ONLY "
+        return fmt::format("start llama-server with --host :: (cpp-httplib turns IPV6_V6ONLY "
                            "off: both families); {}, so add --api-key. No llama-server setting "
                            "binds both loopback addresses.",
                            network);
     if (id == "vllm")
         return fmt::format(
-            "Or start vLLM with --host :: (Python leaves IPV6_V6ONLY to the OS: both families "
+            "start vLLM with --host :: (Python leaves IPV6_V6ONLY to the OS: both families "
             "on Linux); {}, as the default does for IPv4. --host localhost binds 127.0.0.1 only.",
             network);
     if (id == "lmstudio")
-        return fmt::format("Or point the client at 127.0.0.1:{}: no LM Studio setting binds both "
+        return fmt::format("point the client at 127.0.0.1:{}: no LM Studio setting binds both "
                            "loopback addresses, and serving on the local network also listens on "
                            "the network.",
                            p);
@@ -320,14 +320,34 @@ std::string model_server_fix(std::string_view id, const std::string& p) {
 
 } // namespace
 
-std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number) {
-    if (server.id == "uvicorn" || server.id == "fastapi-cli")
-        return asgi_fix(server);
-    const std::string p = std::to_string(port_number);
-    for (const auto fix : {python_web_fix, node_fix, service_fix, model_server_fix})
-        if (std::string advice = fix(server.id, p); !advice.empty())
-            return advice;
-    return {};
+std::string server_own_fix(const ServerMatch& server, std::uint16_t port_number, FixForm form) {
+    std::string advice;
+    if (server.id == "uvicorn" || server.id == "fastapi-cli") {
+        advice = asgi_fix(server);
+    } else {
+        const std::string p = std::to_string(port_number);
+        for (const auto fix : {python_web_fix, node_fix, service_fix, model_server_fix})
+            if (advice = fix(server.id, p); !advice.empty())
+                break;
+    }
+    return fix_sentence(std::move(advice), form);
+}
+
+bool has_own_fix(const ServerMatch& server) {
+    return !server_own_fix(server, 1).empty();
+}
+
+std::string fix_sentence(std::string advice, FixForm form) {
+    // The table writes each setting as what to do, from its verb ("start
+    // uvicorn with ..."): after another fix it is an alternative ("Or start
+    // ..."), alone a sentence of its own ("Start ...", scan's bind).
+    if (advice.empty())
+        return advice;
+    if (form == FixForm::alternative)
+        return "Or " + advice;
+    if (advice[0] >= 'a' && advice[0] <= 'z')
+        advice[0] = static_cast<char>(advice[0] - 'a' + 'A');
+    return advice;
 }
 
 } // namespace loopcheck

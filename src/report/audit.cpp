@@ -9,6 +9,7 @@
 #include "loopcheck/report/text.hpp"
 #include "report/document.hpp"
 #include "report/finding_order.hpp"
+#include "report/phrasing.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -48,7 +49,7 @@ std::string localhost_cell(const TargetReport& t) {
     if (t.resolve_error)
         return "localhost did not resolve";
     const auto& d = t.diagnosis;
-    const auto word = d.verdict.substr(0, d.verdict.find(':'));
+    const auto word = d.verdict.word;
     const bool connected = std::any_of(d.clients.begin(), d.clients.end(),
                                        [](const auto& c) { return c.prediction.connected; });
     if (!connected) {
@@ -111,11 +112,14 @@ bool has_details(const AuditPort& p) {
 /// What a port's paragraph says, as one string to compare.
 std::string details_key(const AuditReport& r, const AuditPort& p) {
     std::string key;
+    // Ports whose paragraphs read the same share one: the words compared
+    // are the ones the paragraph shows.
     for (const auto& f : p.findings)
-        key += fmt::format("{}\x1f{}\x1f{}\x1e", severity_name(f.severity), f.id, f.message);
+        key += fmt::format("{}\x1f{}\x1f{}\x1e", severity_name(f.severity), f.id,
+                           phrasing::finding(f));
     if (p.exit_code != 0)
         for (const auto& fix : r.check.targets[p.target].diagnosis.fixes)
-            key += fix + "\x1e";
+            key += phrasing::fix(fix) + "\x1e";
     return key;
 }
 
@@ -188,7 +192,7 @@ void detail_sections(Document& d, const AuditReport& r) {
                                literal(std::string(severity.size() < 8 ? 8 - severity.size() : 0,
                                                    ' '))),
                           literal(" "), code(f->id), literal(": ")},
-                 .body = {prose(f->message)},
+                 .body = {prose(phrasing::finding(*f))},
                  .hang = 4,
                  .lead_tone = severity_tone(f->severity)});
         }
@@ -199,8 +203,9 @@ void detail_sections(Document& d, const AuditReport& r) {
                             .wrap = false});
             List list;
             for (const auto& f : fixes)
-                list.items.push_back(
-                    {.lead = {only(Media::text, literal("  - "))}, .body = {prose(f)}, .hang = 4});
+                list.items.push_back({.lead = {only(Media::text, literal("  - "))},
+                                      .body = {prose(phrasing::fix(f))},
+                                      .hang = 4});
             d.add(std::move(list));
         }
     }

@@ -81,16 +81,6 @@ Result<Report> run_check(const CheckRequest& request, const ProgressFn& progress
                               report.targets.size() > 2 ? &report.targets[2] : nullptr,
                               request.threshold, report.system.hosts_file);
     report.self_check = self->facts;
-    // The probes' listeners and closed ports are loopcheck's own throwaway
-    // ones, single-stack on purpose: what they show is in the statements.
-    // A finding about "the server" or a fix for it would point at loopcheck
-    // itself (issue 24: a Node.js fix for its own listener).
-    for (auto& t : report.targets) {
-        std::erase_if(t.diagnosis.findings,
-                      [](const Finding& f) { return f.id == "single-stack-listener"; });
-        t.diagnosis.fixes.clear();
-        t.diagnosis.rewritten.reset();
-    }
     return measured;
 }
 

@@ -31,6 +31,9 @@ void conclude(Report& report, const CheckRequest& opt, std::size_t expect_refuse
                                 opt.expect_refused || i >= expect_refused_from,
                                 report.listen_overflows};
         context.own_listener = expect_refused_from != SIZE_MAX && i < expect_refused_from;
+        // The self-check's listener and closed ports are loopcheck's own
+        // throwaway sockets: core leaves out what would point at them.
+        context.own_socket = expect_refused_from != SIZE_MAX;
         context.client_rows_kept = opt.keep_client_rows;
         conclude_target(tr, context);
         if (!opt.keep_client_rows)

@@ -163,7 +163,7 @@ TEST_CASE("scan's server fixes are the server table's own sentences", "[scan][sc
     // sentence; Ollama's already says to point the client at 127.0.0.1:11434,
     // so it stands alone and the address is said once.
     const ScanHit ollama = costed("a.py", "requests.get('http://localhost:11434/api/tags')");
-    CHECK(ollama.fix == server_fix_alone(server_own_fix(ServerMatch{"ollama"}, 11434)));
+    CHECK(ollama.fix == server_own_fix(ServerMatch{"ollama"}, 11434, FixForm::alone));
     CHECK(ollama.fix.starts_with("Point the client at 127.0.0.1:11434"));
     CHECK(ollama.fix.find("127.0.0.1:11434") == ollama.fix.rfind("127.0.0.1:11434 ("));
     CHECK(ollama.listens.find("inferred") == std::string::npos); // the report tags it once

@@ -150,13 +150,18 @@ TEST_CASE("servers: the fallback fix names the server's own setting", "[servers]
     const Listener l = recognised(make_ipv4(127, 0, 0, 1, 8000), "uvicorn", "uvicorn");
     const Diagnosis d = diagnose_on_linux(target, obs, {l});
     REQUIRE(d.fixes.size() >= 2);
-    CHECK(d.fixes[1] == server_own_fix(ServerMatch{"uvicorn"}, 8000));
+    REQUIRE(std::holds_alternative<facts::ServerOwn>(d.fixes[1]));
+    CHECK(std::get<facts::ServerOwn>(d.fixes[1]).server == ServerMatch{"uvicorn"});
+    CHECK(std::get<facts::ServerOwn>(d.fixes[1]).port == 8000);
     // Unknown: the generic words stay.
     std::vector<Listener> unknown{l};
     unknown[0].server.reset();
     const Diagnosis generic = diagnose_on_linux(target, obs, unknown);
     REQUIRE(generic.fixes.size() >= 2);
-    CHECK(contains(generic.fixes[1], "Or make uvicorn listen on both ::1 and 127.0.0.1"));
+    REQUIRE(std::holds_alternative<facts::BothFamilies>(generic.fixes[1]));
+    const auto& both = std::get<facts::BothFamilies>(generic.fixes[1]);
+    REQUIRE(both.server);
+    CHECK(both.server->process.escaped() == "uvicorn");
 }
 
 TEST_CASE("servers: a server on ::1 alone gets its own setting beside the failing clients",
@@ -172,12 +177,17 @@ TEST_CASE("servers: a server on ::1 alone gets its own setting beside the failin
     CHECK(d.exit_code == exit_code::partial);
     REQUIRE(d.server_fix);
     REQUIRE(*d.server_fix < d.fixes.size());
-    CHECK(d.fixes[*d.server_fix] == server_own_fix(ServerMatch{"vite"}, 5173));
-    CHECK(contains(d.fixes[*d.server_fix], "--host ::"));
+    REQUIRE(std::holds_alternative<facts::ServerOwn>(d.fixes[*d.server_fix]));
+    CHECK(std::get<facts::ServerOwn>(d.fixes[*d.server_fix]).server.id == "vite");
+    CHECK(std::get<facts::ServerOwn>(d.fixes[*d.server_fix]).port == 5173);
+    CHECK(contains(server_own_fix(ServerMatch{"vite"}, 5173), "--host ::"));
     // Unknown: no server setting, the clients' fixes stay.
     std::vector<Listener> unknown{l};
     unknown[0].server.reset();
     const Diagnosis generic = diagnose_on_linux(target, obs, unknown);
     CHECK_FALSE(generic.server_fix);
-    CHECK(contains(generic.fixes[0], "or make node listen on 127.0.0.1 as well"));
+    REQUIRE(std::holds_alternative<facts::ConnectFailingClients>(generic.fixes[0]));
+    const auto& never = std::get<facts::ConnectFailingClients>(generic.fixes[0]);
+    REQUIRE(never.server);
+    CHECK(never.server->process.escaped() == "node");
 }

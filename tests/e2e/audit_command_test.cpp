@@ -121,12 +121,16 @@ TEST_CASE("audit: a listener on ::1 only is not reached by localhost = 127.0.0.1
     auto* unreached = flag(flags, audit_flag::localhost_unreached);
     REQUIRE(unreached);
     CHECK(unreached->severity == Severity::error);
-    CHECK(unreached->message == "localhost:3000 does not reach it: localhost resolves to 127.0.0.1 "
-                                "here, and node (pid 77) listens on [::1]:3000.");
+    const auto& where = std::get<facts::LocalhostUnreached>(unreached->facts);
+    CHECK(where.port == 3000);
+    CHECK(where.resolved == std::vector<Address>{make_ipv4(127, 0, 0, 1, 3000)});
+    REQUIRE(where.listeners.size() == 1);
+    CHECK(where.listeners[0].pid == 77u);
     auto* single = flag(flags, audit_flag::single_stack);
     REQUIRE(single);
-    CHECK(contains(single->message, "IPv6 only"));
-    CHECK(contains(single->message, "(as here, Java by default)"));
+    const auto& only = std::get<facts::PortSingleStack>(single->facts);
+    CHECK(only.only == Family::ipv6);
+    CHECK(only.localhost_ipv4_only_here); // "(as here, Java by default)"
 }
 
 TEST_CASE("audit: single-stack IPv4 is a warning where localhost tries ::1 first", "[audit]") {
@@ -137,9 +141,11 @@ TEST_CASE("audit: single-stack IPv4 is a warning where localhost tries ::1 first
     CHECK_FALSE(flag(flags, audit_flag::localhost_unreached));
     REQUIRE(flag(flags, audit_flag::single_stack));
     CHECK(flag(flags, audit_flag::single_stack)->severity == Severity::warning);
-    // Who listens where is the table's row: the message is the situation,
+    // Who listens where is the table's row: the facts are the situation,
     // so ports in the same one share a paragraph.
-    CHECK(flag(flags, audit_flag::single_stack)->message.starts_with("Listens on IPv4 only."));
+    const auto& only =
+        std::get<facts::PortSingleStack>(flag(flags, audit_flag::single_stack)->facts);
+    CHECK(only.only == Family::ipv4);
 
     auto here = localhost_report(11434, {{make_ipv4(127, 0, 0, 1), Outcome::accepted}});
     auto quiet = audit_flags(p, here);
@@ -173,9 +179,10 @@ TEST_CASE("audit and check agree on what an IPv4-only port costs on Windows", "[
     CHECK(python->windows->time >= 2s);
     const auto flags = audit_flags(p, t);
     REQUIRE(flag(flags, audit_flag::single_stack));
-    CHECK(contains(flag(flags, audit_flag::single_stack)->message,
-                   fmt::format("about {:.1f} s per connection on Windows",
-                               std::chrono::duration<double>(python->windows->time).count())));
+    // The flag carries the check's own Windows cost (its words round it).
+    const auto& only =
+        std::get<facts::PortSingleStack>(flag(flags, audit_flag::single_stack)->facts);
+    CHECK(only.windows_cost == python->windows->time);
 }
 
 TEST_CASE("audit: dual-stack and two-socket ports are not single-stack", "[audit]") {

@@ -51,7 +51,11 @@ Report report_with(Result<ListenerTable> listed) {
     r.targets.push_back(target("example.com:8000", make_ipv4(93, 184, 215, 14, 8000)));
     attach_listeners(r, listed);
     for (auto& tr : r.targets)
-        conclude_target(tr, {.threshold = Micros{100000}, .timeout = Micros{5000000}, .os = r.system.os, .expect_refused = false, .listen_overflows = std::nullopt});
+        conclude_target(tr, {.threshold = Micros{100000},
+                             .timeout = Micros{5000000},
+                             .os = r.system.os,
+                             .expect_refused = false,
+                             .listen_overflows = std::nullopt});
     return r;
 }
 
@@ -101,7 +105,7 @@ TEST_CASE("no listener table: the check still concludes, and says why", "[listen
     auto r = report_with(system_error("listing listening sockets is not supported on this OS"));
     REQUIRE(r.listener_table.error);
     CHECK_FALSE(r.targets[0].listeners);
-    CHECK_FALSE(r.targets[0].diagnosis.verdict.empty());
+    CHECK_FALSE(r.targets[0].diagnosis.verdict.word.empty());
     CHECK(contains(render_text(r, TextStyle{}),
                    "Listeners: unavailable (listing listening sockets is not supported on this "
                    "OS)."));

@@ -12,6 +12,7 @@
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/json/writer.hpp"
+#include "report/phrasing.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 #include "support/untrusted_checks.hpp"
@@ -200,8 +201,9 @@ TEST_CASE("a finding and a fix name the process, escaped", "[untrusted][report]"
     const auto& d = r.targets[0].diagnosis;
     const auto names = [](const std::string& s) { return contains(s, "a|b](x)`c\\x1b"); };
     CHECK(std::any_of(d.findings.begin(), d.findings.end(),
-                      [&](const Finding& f) { return names(f.message); }));
-    CHECK(std::any_of(d.fixes.begin(), d.fixes.end(), names));
+                      [&](const Finding& f) { return names(phrasing::finding(f)); }));
+    CHECK(std::any_of(d.fixes.begin(), d.fixes.end(),
+                      [&](const facts::Fix& f) { return names(phrasing::fix(f)); }));
     const auto md = render_markdown(r);
     CHECK(contains(md, "a\\|b\\](x)\\`c\\\\x1b (pid 4242)"));
 }

@@ -21,15 +21,15 @@ TEST_CASE("measure: a closed port is concluded, and the progress ends with 'over
     std::vector<bool> calls; // true: a call that names a pending probe
     CheckRequest request;
     request.timeout = Micros{10'000'000};
-    const auto measured =
-        measure({address_target(*bound)}, request,
-                [&](const ProbeProgress& p) { calls.push_back(p.oldest != nullptr); });
+    const auto measured = measure({address_target(*bound)}, request, [&](const ProbeProgress& p) {
+        calls.push_back(p.oldest != nullptr);
+    });
     REQUIRE(measured.ok());
     const Report& report = *measured;
     REQUIRE(report.targets.size() == 1);
     REQUIRE(report.targets[0].addresses.size() == 1);
     CHECK(report.targets[0].addresses[0].summary.outcome == Outcome::refused);
-    CHECK_FALSE(report.targets[0].diagnosis.verdict.empty());
+    CHECK_FALSE(report.targets[0].diagnosis.verdict.word.empty());
     CHECK(report.exit_code == report.targets[0].diagnosis.exit_code);
     REQUIRE_FALSE(calls.empty());
     CHECK_FALSE(calls.back()); // the last word: the probing is over
@@ -40,7 +40,7 @@ TEST_CASE("measure: more connects than --max-probes is a usage error, and nothin
     const platform::NetworkScope network;
     REQUIRE_FALSE(network.error());
     CheckRequest request;
-    request.count = 3; // three rounds of two addresses: six connects
+    request.count = 3;      // three rounds of two addresses: six connects
     request.no_pair = true; // Windows would pair each loopback probe with a twin
     request.max_probes = 5;
     bool probed = false;

@@ -26,6 +26,11 @@ struct ConcludeContext {
     /// single-stack on purpose: which clients cannot reach it is the
     /// self-check's statement, not a finding about a server.
     bool own_listener = false;
+    /// The target is one of loopcheck's own throwaway sockets (the
+    /// self-check's listener and closed ports): no single-stack-listener
+    /// finding and no fix, which would point at loopcheck itself (issue 24:
+    /// a Node.js fix for its own listener).
+    bool own_socket = false;
     /// Off when the caller drops the client rows after this (the
     /// many-targets text report): the rows then carry no texts and no
     /// Windows projection (ClientContext::full_rows); findings and verdict

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/facts.hpp"
 #include "loopcheck/core/listener.hpp"
 #include "loopcheck/core/machine.hpp"
 #include "loopcheck/core/netstat.hpp"
@@ -55,23 +56,36 @@ inline constexpr std::string_view syn_retransmission = "syn-retransmission";
 inline constexpr std::string_view unknown = "unknown";
 } // namespace cause
 
+/// What already says a finding's fact on the one-screen report, which then
+/// leaves the finding to -v. Core decides it (Diagnoser::covers), from the
+/// facts; no report reads a sentence to find out.
+enum class CoveredBy : std::uint8_t {
+    nothing,
+    verdict,     ///< the verdict line words it in full (unresolved, fallback-penalty)
+    client_fold, ///< the client fold names every row it lists, with its cost
+    /// Another finding (`Finding::covering`) times it, and the address
+    /// table holds its retries and its time without them (slow-refusal
+    /// under server-down or fallback-penalty).
+    finding,
+};
+
 struct Finding {
     std::string id;
     Severity severity = Severity::info;
     std::string cause; ///< for slow-refusal; empty otherwise
-    std::string message;
+    /// The finding's facts, one struct per id (core/facts.hpp); the words
+    /// are report/phrasing.cpp's.
+    facts::FindingFacts facts;
     std::optional<Address> address; ///< the address the finding is about, if one
+    CoveredBy covered_by = CoveredBy::nothing;
+    std::string covering{}; ///< CoveredBy::finding: the id of the finding that says it
 };
 
 struct Diagnosis {
-    /// One line, starting with its severity word: OK, SLOW, PARTIAL, DOWN,
-    /// UNEXPECTED, UNRESOLVED or INCOMPLETE (decide_verdict, core/verdict.hpp).
-    std::string verdict;
-    /// The id of the finding whose fact the verdict line words in full
-    /// (fallback-penalty: "clients that try addresses in turn wait T per new
-    /// connection to X before Y accepts"), empty when the line words none:
-    /// a one-screen report leaves that finding to -v.
-    std::string verdict_says;
+    /// The verdict: its form (OK, SLOW, PARTIAL, DOWN, UNEXPECTED,
+    /// UNRESOLVED or INCOMPLETE), word, exit code and the facts its line
+    /// names (decide_verdict, core/verdict.hpp).
+    facts::Verdict verdict;
     std::vector<Finding> findings;
     std::vector<ClientImpact> clients;
     /// Every client model comes to the same result within 1 ms, so a
@@ -81,7 +95,8 @@ struct Diagnosis {
     /// Windows, where there are none). A report shows the table when either
     /// is false.
     bool clients_agree_on_windows = true;
-    std::vector<std::string> fixes;
+    /// What to do, first the fix the one-screen report shows.
+    std::vector<facts::Fix> fixes;
     /// The index in `fixes` of the listening server's own setting, when the
     /// server was recognised (docs/servers.md): the one-screen report shows
     /// it beside the first fix.
@@ -105,6 +120,11 @@ struct DiagnosisInput {
     /// ConcludeContext::own_listener: no clients-fail or clients-slow
     /// finding, so the verdict is about what the probe measured.
     bool own_listener = false;
+    /// ConcludeContext::own_socket: the target is one of loopcheck's own
+    /// throwaway sockets (the self-check's listener and closed ports),
+    /// single-stack on purpose: no single-stack-listener finding and no
+    /// fix, which would point at loopcheck itself (issue 24).
+    bool own_socket = false;
     /// What listens on the target's port on this machine
     /// (platform::list_listeners), when the target is local and the table
     /// could be read; nullopt otherwise. Findings and fixes then name the

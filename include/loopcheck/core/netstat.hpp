@@ -18,6 +18,7 @@ std::optional<std::uint64_t> parse_listen_overflows(std::string_view netstat);
 struct ListenOverflows {
     std::uint64_t before = 0;
     std::uint64_t after = 0;
+    friend bool operator==(const ListenOverflows&, const ListenOverflows&) = default;
 };
 
 } // namespace loopcheck

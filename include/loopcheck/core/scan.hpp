@@ -159,6 +159,8 @@ struct ScanEndpoint {
     bool inferred = false;       ///< from the usual server of the port or a bind in the tree
     std::string server;          ///< who: "ollama (pid 812)" or "Ollama (usual on 11434)"
     std::string server_fix;      ///< the server's own setting that binds both families
+    /// The same setting as a sentence of its own (FixForm::alone).
+    std::string server_fix_alone;
 };
 
 struct ScanResult {

@@ -2,6 +2,8 @@
 // usual server of a port with its default bind, and each server's own fix.
 #pragma once
 
+#include "loopcheck/core/servers.hpp"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -26,15 +28,14 @@ const UsualServer* usual_server(std::uint16_t port) noexcept;
 /// the one `loopcheck check` prints, starting "Or ..."; an id the table
 /// does not know gets the general advice. `one_socket`: uvicorn with
 /// --reload or --workers.
-std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket = false);
+/// `form`: after the address to connect to ("Or start ..."), or alone
+/// ("Start ...": a bind's only fix).
+std::string server_fix(std::string_view server, std::uint16_t port, bool one_socket = false,
+                       FixForm form = FixForm::alternative);
 
 /// uvicorn started with --reload or --workers (`line` is the bind's line of
 /// code): its parent binds one socket of one family (servers.cpp,
 /// ServerMatch::one_socket).
 bool one_socket(std::string_view server, std::string_view line) noexcept;
-
-/// A server_fix sentence standing alone (a bind's own fix): without its
-/// leading "Or ".
-std::string server_fix_alone(std::string fix);
 
 } // namespace loopcheck

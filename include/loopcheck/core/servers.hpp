@@ -23,6 +23,11 @@ struct ServerMatch {
     friend bool operator==(const ServerMatch&, const ServerMatch&) = default;
 };
 
+/// How a fix sentence stands: after another fix, as an alternative ("Or
+/// start uvicorn ..."), or alone ("Start uvicorn ...": scan's bind, whose
+/// only fix it is).
+enum class FixForm : std::uint8_t { alternative, alone };
+
 /// One row of the server table.
 struct ServerFacts {
     std::string_view id;
@@ -48,6 +53,15 @@ std::optional<ServerMatch> recognise_server(std::string_view process,
 /// on `port`, as one sentence naming the trap to avoid ("uvicorn: start it
 /// with --host localhost ...; not --host ::, which is IPv6 only"). A setting
 /// that also listens on the network says so.
-std::string server_own_fix(const ServerMatch& server, std::uint16_t port);
+std::string server_own_fix(const ServerMatch& server, std::uint16_t port,
+                           FixForm form = FixForm::alternative);
+
+/// Whether the table has a setting of the server's own (server_own_fix is
+/// not empty).
+bool has_own_fix(const ServerMatch& server);
+
+/// A fix the table words from its verb ("start it with ..."), as an
+/// alternative ("Or start ...") or a sentence of its own ("Start ...").
+std::string fix_sentence(std::string advice, FixForm form);
 
 } // namespace loopcheck

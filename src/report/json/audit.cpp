@@ -1,9 +1,9 @@
 // `loopcheck audit` as JSON ("loopcheck-audit/1"):
 // the check's own pieces for every port, plus the audit's grouping.
 #include "loopcheck/report/json.hpp"
-
 #include "report/json/pieces.hpp"
 #include "report/json/writer.hpp"
+#include "report/phrasing.hpp"
 
 #include <fmt/format.h>
 
@@ -41,7 +41,7 @@ std::string render_json(const AuditReport& r) {
             w.begin_object();
             w.key("id").value(f.id);
             w.key("severity").value(severity_name(f.severity));
-            w.key("message").value(f.message);
+            w.key("message").value(phrasing::finding(f));
             w.key("address");
             f.address ? w.value(endpoint_string(*f.address)) : w.null();
             w.end_object();

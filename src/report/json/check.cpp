@@ -4,6 +4,7 @@
 #include "loopcheck/report/json.hpp"
 #include "report/json/pieces.hpp"
 #include "report/json/writer.hpp"
+#include "report/phrasing.hpp"
 
 namespace loopcheck {
 
@@ -110,7 +111,7 @@ void emulations(JsonWriter& w, const std::vector<EmulationResult>& list) {
 }
 
 void diagnosis(JsonWriter& w, const Diagnosis& d) {
-    w.key("verdict").value(d.verdict);
+    w.key("verdict").value(phrasing::verdict(d.verdict));
     w.key("exit_code").value(d.exit_code);
     w.key("findings").begin_array();
     for (const auto& f : d.findings) {
@@ -119,7 +120,7 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
         w.key("severity").value(severity_name(f.severity));
         w.key("cause");
         f.cause.empty() ? w.null() : w.value(f.cause);
-        w.key("message").value(f.message);
+        w.key("message").value(phrasing::finding(f));
         w.key("address");
         f.address ? w.value(endpoint_string(*f.address)) : w.null();
         w.end_object();
@@ -162,7 +163,7 @@ void diagnosis(JsonWriter& w, const Diagnosis& d) {
     w.end_array();
     w.key("fix").begin_array();
     for (const auto& f : d.fixes)
-        w.value(f);
+        w.value(phrasing::fix(f));
     w.end_array();
     w.key("rewritten").optional(d.rewritten);
 }

@@ -7,6 +7,7 @@
 #include "loopcheck/report/markdown.hpp"
 #include "report/document.hpp"
 #include "report/finding_order.hpp"
+#include "report/phrasing.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -151,8 +152,9 @@ void header(Document& d, const Report& r) {
     for (const auto& t : r.targets) {
         if (!verdicts.body.empty())
             verdicts.body.push_back(literal("\n"));
-        verdicts.body.insert(verdicts.body.end(),
-                             {strong(prose(t.diagnosis.verdict)), literal("  ")});
+        verdicts.body.insert(
+            verdicts.body.end(),
+            {strong(prose(phrasing::verdict(t.diagnosis.verdict))), literal("  ")});
     }
     if (r.incomplete) {
         if (!verdicts.body.empty())
@@ -246,7 +248,7 @@ void findings_section(Document& d, const TargetReport& t) {
             {.body = {strong(literal(std::string(severity_name(f->severity)))), literal(" "),
                       code(f->id),
                       literal(f->cause.empty() ? ": " : fmt::format(" ({}): ", f->cause)),
-                      prose(f->message)}});
+                      prose(phrasing::finding(*f))}});
     d.add(std::move(list));
 }
 
@@ -323,7 +325,10 @@ void fixes_section(Document& d, const TargetReport& t) {
     if (t.diagnosis.fixes.empty())
         return;
     d.add(label("Fix"));
-    d.add(items(t.diagnosis.fixes));
+    std::vector<std::string> fixes;
+    for (const auto& f : t.diagnosis.fixes)
+        fixes.push_back(phrasing::fix(f));
+    d.add(items(fixes));
 }
 
 /// The self-check's probes in one table: its listener and closed ports are

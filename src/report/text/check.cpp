@@ -9,6 +9,7 @@
 #include "loopcheck/core/untrusted.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/finding_order.hpp"
+#include "report/phrasing.hpp"
 #include "report/text/check_parts.hpp"
 #include "report/text/writer.hpp"
 
@@ -45,46 +46,6 @@ text::Tone severity_color(Severity s) {
     return text::Tone::none;
 }
 
-bool said_in_verdict(const Finding& f, std::string_view verdict) {
-    std::string_view m = f.message;
-    while (!m.empty() && (m.back() == '.' || m.back() == ' '))
-        m.remove_suffix(1);
-    return m.size() >= 20 && verdict.find(m) != std::string_view::npos;
-}
-
-/// Whether another line of the one-screen view already says what `f`
-/// says: the client fold (or its one-line "every client" form) names every
-/// row clients-fail and clients-slow list, with its cost; a fallback-penalty
-/// or server-down finding times the slow refusal of the address it names,
-/// and the address table holds that refusal's retries and its time without
-/// them. Decided from the data: server-down names every address of the
-/// target, fallback-penalty every address before the first that accepted
-/// (core/diagnose.cpp); the verdict line words a fallback penalty in full
-/// when Diagnosis::verdict_says names it.
-bool said_elsewhere_on_screen(const Finding& f, const TargetReport& t) {
-    if (f.id == finding_id::clients_fail || f.id == finding_id::clients_slow)
-        return !t.diagnosis.clients.empty();
-    // The verdict says "clients that try addresses in turn wait T per new
-    // connection to X before Y accepts"; the resolves line and the table
-    // say why.
-    if (f.id == finding_id::fallback_penalty)
-        return t.diagnosis.verdict_says == f.id;
-    if (f.id != finding_id::slow_refusal || !f.address)
-        return false;
-    const auto& as = t.addresses;
-    const auto at = std::find_if(as.begin(), as.end(),
-                                 [&](const AddressReport& a) { return a.address == *f.address; });
-    const auto first_accept = std::find_if(as.begin(), as.end(), [](const AddressReport& a) {
-        return a.summary.outcome == Outcome::accepted;
-    });
-    return std::any_of(t.diagnosis.findings.begin(), t.diagnosis.findings.end(),
-                       [&](const Finding& o) {
-                           if (o.id == finding_id::server_down)
-                               return at != as.end();
-                           return o.id == finding_id::fallback_penalty && at < first_accept;
-                       });
-}
-
 /// The findings, most severe first; info ones with -v only (one line
 /// says how many were left out), but for ipv6-off, which is the reason
 /// ::1 fails and replaces the resolution note that -v shows.
@@ -93,14 +54,11 @@ void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
     // address in turn (slow-refusal) once, with how many more like it.
     std::vector<std::pair<const Finding*, std::size_t>> shown; // and its repeats
     for (const auto* f : by_severity(t.diagnosis.findings)) {
+        // Each fact once: a finding another line says already (core's
+        // covers relation: the verdict, the client fold, a finding beside
+        // the address table) is left to -v.
         if (!w.verbose() && ((f->severity == Severity::info && f->id != finding_id::ipv6_off) ||
-                             said_elsewhere_on_screen(*f, t))) {
-            ++hidden;
-            continue;
-        }
-        // Each fact once: a finding the verdict already says in full (an
-        // unresolved name's message) is left to -v.
-        if (!w.verbose() && said_in_verdict(*f, t.diagnosis.verdict)) {
+                             f->covered_by != CoveredBy::nothing)) {
             ++hidden;
             continue;
         }
@@ -120,9 +78,9 @@ void findings_lines(Writer& w, const TargetReport& t, std::size_t& hidden) {
         append_padded(head, severity_name(f->severity), 8);
         head +=
             fmt::format(" {}{}: ", f->id, f->cause.empty() ? "" : fmt::format(" ({})", f->cause));
+        const auto message = phrasing::finding(*f);
         w.wrapped(w.paint(head, severity_color(f->severity)),
-                  more == 0 ? f->message
-                            : fmt::format("{} (and {} more like it: -v)", f->message, more),
+                  more == 0 ? message : fmt::format("{} (and {} more like it: -v)", message, more),
                   4);
     }
 }
@@ -170,7 +128,7 @@ void target_section(Writer& w, const Report& r, const TargetReport& t, std::size
         w.line();
         w.line("  Fix");
         for (const auto& f : fixes)
-            w.wrapped("  - ", f, 4);
+            w.wrapped("  - ", phrasing::fix(f), 4);
         return;
     }
     // One screen: the first fix, the server's own setting when the server
@@ -178,8 +136,8 @@ void target_section(Writer& w, const Report& r, const TargetReport& t, std::size
     const auto& server_fix = t.diagnosis.server_fix;
     const std::size_t shown = server_fix && *server_fix < fixes.size() ? 2 : 1;
     if (shown == 2)
-        w.wrapped("  Fix: ", fixes.front(), 4);
-    const auto& last = shown == 2 ? fixes[*server_fix] : fixes.front();
+        w.wrapped("  Fix: ", phrasing::fix(fixes.front()), 4);
+    const auto last = phrasing::fix(shown == 2 ? fixes[*server_fix] : fixes.front());
     w.wrapped(shown == 2 ? "  " : "  Fix: ",
               fixes.size() == shown ? last
                                     : fmt::format("{} ({} more: -v)", last, fixes.size() - shown),
@@ -191,8 +149,9 @@ void target_section(Writer& w, const Report& r, const TargetReport& t, std::size
 /// span however many lines it takes).
 void verdict_lines(Writer& w, const Diagnosis& d) {
     std::string wrapped;
-    wrap_into(wrapped, "", d.verdict, 2, w.width()); // escapes controls: the safety net
-    wrapped.pop_back();                              // wrap_into's last newline
+    wrap_into(wrapped, "", phrasing::verdict(d.verdict), 2,
+              w.width()); // escapes controls: the safety net
+    wrapped.pop_back();   // wrap_into's last newline
     w.line(w.paint(wrapped, verdict_color(d.exit_code)));
 }
 
