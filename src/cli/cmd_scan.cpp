@@ -14,10 +14,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <memory>
+#include <system_error>
 
 namespace loopcheck {
 
@@ -42,16 +43,21 @@ CiFormat ci_format(std::string_view name) noexcept {
                               : CiFormat::none;
 }
 
-/// Writes `text` to `path` whole; the error's words when it could not.
+/// Writes `text` to `path` (UTF-8) whole; the error's words when it could
+/// not. A stream, not fopen: the UCRT deprecates fopen and strerror, and a
+/// char path would be read in the ANSI code page there.
 std::optional<std::string> write_file(const std::string& path, const std::string& text) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr)
-        return std::strerror(errno);
-    const bool whole = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    errno = 0;
+    std::ofstream out(std::filesystem::path(std::u8string(path.begin(), path.end())),
+                      std::ios::binary | std::ios::trunc);
+    if (out)
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (out)
+        out.close();
+    if (out)
+        return std::nullopt;
     const int err = errno;
-    if (std::fclose(f) != 0 || !whole)
-        return std::strerror(whole ? errno : err);
-    return std::nullopt;
+    return err != 0 ? std::generic_category().message(err) : std::string("write failed");
 }
 
 /// --output's format, from the file's name: .sarif (or .sarif.json) SARIF,

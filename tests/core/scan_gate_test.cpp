@@ -84,7 +84,7 @@ TEST_CASE("find_suppression: rule ids in brackets", "[scan][gate]") {
     CHECK_FALSE(find_suppression("x  # loopcheck: ignore[py-requests", Lang::python).found);
 }
 
-TEST_CASE("a suppressed line does not fail the gate; the same line unsuppressed does",
+TEST_CASE("a suppressed line does not fail the gate, the same line unsuppressed does",
           "[scan][gate]") {
     const ScanResult open = scanned("app.py", risky_py);
     REQUIRE(hit_on(open, 2).risky);
@@ -142,7 +142,7 @@ TEST_CASE("fingerprints survive line moves and change with the text", "[scan][ga
     CHECK(hit_fingerprint("a", "b", "c", 0) == "6bf71f38c0009f9d");
 }
 
-TEST_CASE("a baselined hit does not fail the gate; a new one does", "[scan][gate]") {
+TEST_CASE("a baselined hit does not fail the gate, a new one does", "[scan][gate]") {
     ScanResult first = scanned("app.py", risky_py);
     const std::string written = render_baseline(first);
     const auto baseline = parse_baseline(written);
@@ -182,7 +182,7 @@ TEST_CASE("parse_baseline: what it refuses", "[scan][gate]") {
     CHECK(*extra == std::set<std::string>{"00000000000000aa"});
 }
 
-TEST_CASE("--since: hits outside the changed lines do not fail the gate", "[scan][gate]") {
+TEST_CASE("since: hits outside the changed lines do not fail the gate", "[scan][gate]") {
     const std::string diff = "diff --git a/app.py b/app.py\n"
                              "index 1..2 100644\n"
                              "--- a/app.py\n"
@@ -219,7 +219,7 @@ TEST_CASE("--since: hits outside the changed lines do not fail the gate", "[scan
     CHECK(touched.exit_code == 1);
 }
 
-TEST_CASE("the config file: excludes, rules off, strict; errors name the key", "[scan][gate]") {
+TEST_CASE("the config file: excludes, rules off, strict, and errors name the key", "[scan][gate]") {
     const auto config = parse_scan_config(R"({
         // comments are allowed
         "exclude": ["docs/", "*.example.py", "/vendor/**/gen_*.py"],
@@ -263,7 +263,7 @@ TEST_CASE("glob_match", "[scan][gate]") {
     CHECK_FALSE(glob_match("te?t.py", "teest.py"));
 }
 
-TEST_CASE("--exit-zero reports and never fails", "[scan][gate]") {
+TEST_CASE("exit-zero reports and never fails", "[scan][gate]") {
     ScanResult r = scanned("app.py", risky_py);
     apply_gate(r, {.exit_zero = true});
     CHECK(r.hits[0].gate == HitGate::open);

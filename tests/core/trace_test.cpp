@@ -382,7 +382,7 @@ TEST_CASE("trace exit code: the command's status, then its signal, then the thre
     CHECK(trace_exit_code(run, 100ms, 100ms, 100ms) == std::pair{0, TraceExit::clean});
 }
 
-TEST_CASE("trace rows: a runtime's rows by version; Python's library rows always", "[trace]") {
+TEST_CASE("trace rows: a runtime's rows by version, and Python's library rows always", "[trace]") {
     auto names = [](std::string_view rt, std::string_view v) {
         std::vector<std::string> out;
         for (const auto* m : runtime_rows(rt, v))

@@ -347,7 +347,10 @@ def own_docs():
     repo = pathlib.Path(__file__).resolve().parents[2]
     code, out, err = scan("--no-probe", "--json", str(repo / "README.md"), str(repo / "docs"))
     doc = json.loads(out)
-    risky = [f"{h['path']}:{h['line']}" for h in doc["hits"] if h["risky"]]
+    # The suppression example in docs/scan.md is risky code, suppressed on
+    # purpose: it shows the gate working, so only open hits count here.
+    risky = [f"{h['path']}:{h['line']}" for h in doc["hits"]
+             if h["risky"] and h.get("gate", "open") == "open"]
     check(code == 0 and not risky, f"loopcheck's own README and docs: no RISKY hit ({risky[:5]})")
     docs = [h for h in doc["hits"] if h["rule"] in ("docs-output", "markdown-prose")]
     check(len(docs) > 50, f"... their examples are read as docs ({len(docs)} hits)")

@@ -45,7 +45,7 @@ TEST_CASE("github escaping: data and properties as the Actions toolkit escapes t
     CHECK(github_escape_property("100%\r\nok: a,b") == "100%25%0D%0Aok%3A a%2Cb");
 }
 
-TEST_CASE("--format github: one line per open risky hit, then the summary", "[scan][ci]") {
+TEST_CASE("format github: one line per open risky hit, then the summary", "[scan][ci]") {
     ScanResult r;
     r.hits = {risky_hit("we,ird:name%.py"), risky_hit("held.py", HitGate::suppressed)};
     const std::string out = render_github(r);
@@ -57,7 +57,7 @@ TEST_CASE("--format github: one line per open risky hit, then the summary", "[sc
     CHECK(out.find("(1 suppressed not failing the gate)") != std::string::npos);
 }
 
-TEST_CASE("--format short and SARIF: which hits, and a notebook's place", "[scan][ci]") {
+TEST_CASE("format short and SARIF: which hits, and a notebook's place", "[scan][ci]") {
     ScanResult r;
     r.loopcheck_version = "0.1.0";
     ScanHit cell = risky_hit("nb.ipynb");
