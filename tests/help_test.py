@@ -16,7 +16,7 @@ exe, root = sys.argv[1], sys.argv[2]
 failures = []
 checked = 0
 commands = {"check": [], "audit": ["audit"], "staircase": ["staircase"], "wait": ["wait"],
-            "listen": ["listen"], "scan": ["scan"]}
+            "listen": ["listen"], "scan": ["scan"], "completion": ["completion"]}
 
 
 def check(ok, message):

@@ -10,6 +10,9 @@ readme_build() {
 }
 
 readme_tests() {
+    # zsh and fish: CTest shell_completions drives the generated completions
+    # in each (it skips a shell that is missing, and fails under CI=true).
+    apt-get install -y zsh fish
     # The official SARIF 2.1.0 schema for scan_gate.e2e (required when
     # CI=true), fetched once from npm into /var/cache/loopcheck-ci/sarif
     # (npm comes with servers_install).

@@ -42,23 +42,6 @@ std::string join_command_line(int argc, char** argv) {
     return out;
 }
 
-/// True when a word is a subcommand's name or asks for help (CLI11's -h,
-/// --help, --help-all, also inside a bundle as -vh).
-bool names_a_subcommand(std::string_view word) {
-    const auto table = subcommands();
-    if (word.starts_with("--help") || word == "help" ||
-        std::any_of(table.begin(), table.end(),
-                    [&](const CommandEntry* c) { return c->name == word; }))
-        return true;
-    return word.size() > 1 && word[0] == '-' && word[1] != '-' &&
-           word.find('h') != std::string_view::npos;
-}
-
-bool may_name_a_subcommand(int argc, char** argv) {
-    return std::any_of(argv + 1, argv + argc,
-                       [](const char* word) { return names_a_subcommand(word); });
-}
-
 /// The check's command as the parse's result, or its usage error (printed).
 ParsedCommandLine checked(const CheckArgs& args, int argc, char** argv) {
     auto command = check_command(args, join_command_line(argc, argv));
@@ -74,39 +57,19 @@ ParsedCommandLine checked(const CheckArgs& args, int argc, char** argv) {
 
 } // namespace
 
-std::optional<std::vector<std::string>> plain_targets(int argc, char** argv) {
-    std::vector<std::string> targets;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view word = argv[i];
-        // An option, "--", "-" or an empty word: CLI11 decides what they mean.
-        if (word.empty() || word.front() == '-')
-            return std::nullopt;
-        if (names_a_subcommand(word))
-            return std::nullopt;
-        targets.emplace_back(word);
-    }
-    return targets;
-}
-
 namespace {
 
 /// Each declared subcommand with the run its options fill in.
 using Declared = std::vector<std::pair<CLI::App*, std::function<int()>>>;
 
-// The subcommands, from the one table. Building their option tables is
-// a quarter of a one-target run's instructions (docs/performance.md),
-// so they are built only when the command line could need them: a word
-// that names one, or a request for help, which lists them. Otherwise
-// CLI11 would read no word as a subcommand anyway (it matches their
-// names exactly), and the parse is the same.
-Declared declare_subcommands(CLI::App& app, int argc, char** argv) {
+// The subcommands, from the one table.
+Declared declare_subcommands(CLI::App& app) {
     Declared declared;
-    if (may_name_a_subcommand(argc, argv))
-        for (const CommandEntry* c : subcommands()) {
-            CLI::App* sub = app.add_subcommand(std::string(c->name), std::string(c->summary));
-            sub->footer(std::string(c->footer));
-            declared.emplace_back(sub, c->declare(*sub));
-        }
+    for (const CommandEntry* c : subcommands()) {
+        CLI::App* sub = app.add_subcommand(std::string(c->name), std::string(c->summary));
+        sub->footer(std::string(c->footer));
+        declared.emplace_back(sub, c->declare(*sub));
+    }
     return declared;
 }
 
@@ -160,21 +123,8 @@ std::optional<ParsedCommandLine> parsed_subcommand(Declared& declared, const Che
 
 } // namespace
 
-ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
+ParsedCommandLine parse_command_line(int argc, char** argv) {
     set_usage_command({});
-    // `loopcheck localhost:11434` and the bare self-check are most runs, and
-    // CLI11 building the check's option table is a third of such a run's
-    // instructions and a dozen page faults (docs/performance.md, "The fourth
-    // round"). Words that CLI11 could only read as targets skip it; the
-    // defaults and the validation are the same ones (CheckArgs,
-    // check_command), and tests compare the two readings.
-    if (shortcut)
-        if (auto targets = plain_targets(argc, argv)) {
-            CheckArgs args;
-            args.targets = std::move(*targets);
-            return checked(args, argc, argv);
-        }
-
     // A shared option typed before the subcommand means what it means
     // after it: the words are reordered so that the subcommand reads them
     // (cli/usage.cpp); CLI11 would give them to the main command, which
@@ -196,11 +146,12 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut) {
     CLI::App app{check_description, "loopcheck"};
     app.set_version_flag("-V,--version", version_string());
     app.footer(check_footer);
-    app.formatter(help_formatter()); // within 80 columns, ending with `man loopcheck`
+    // Within 80 columns, ending with where the manual is on this OS.
+    app.formatter(help_formatter(platform::build_os()));
 
     CheckArgs args;
     add_check_options(app, args);
-    Declared declared = declare_subcommands(app, argc, argv);
+    Declared declared = declare_subcommands(app);
     if (auto ended = parse_or_exit(app, argc, argv, declared, sub_word))
         return std::move(*ended);
     if (auto run = parsed_subcommand(declared, args))

@@ -5,10 +5,8 @@
 #include "cli/cmd_check.hpp"
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <variant>
-#include <vector>
 
 namespace loopcheck {
 
@@ -16,14 +14,9 @@ namespace loopcheck {
 /// error, already printed), a subcommand's run, or the check's command.
 using ParsedCommandLine = std::variant<int, std::function<int()>, CheckCommand>;
 
-/// Reads argv. With `shortcut`, a command line whose words can only be
-/// targets (or that has none) is read without building CLI11's tables;
-/// without it CLI11 reads every command line. Both give the same result.
-ParsedCommandLine parse_command_line(int argc, char** argv, bool shortcut = true);
-
-/// The targets when every word after argv[0] is one: not empty, not an
-/// option (a leading '-'), not a subcommand's name. std::nullopt otherwise.
-std::optional<std::vector<std::string>> plain_targets(int argc, char** argv);
+/// Reads argv: the option table's CLI11 set-up for the main command and
+/// every subcommand (cli/options.cpp), then the check's validation.
+ParsedCommandLine parse_command_line(int argc, char** argv);
 
 /// Parses argv and runs the requested command; returns the process exit
 /// code. Never throws.

@@ -71,14 +71,10 @@ int run(const AuditArgs& args) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<AuditArgs>();
-    sub.add_option("port", args->ports, "only these ports: 8000 or 8000-8100 (default: all)");
-    add_common_options(sub, args->common,
-                       {.command = "audit",
-                        .no_family = "audit connects to localhost on every address it resolves "
-                                     "to, to compare them",
-                        .no_count = "audit connects once to every listening port"});
-    sub.add_flag("--no-pair", args->no_pair,
-                 "Windows: probe once per address, without the no-SYN-retry twin");
+    constexpr Command c = Command::audit;
+    add_table_option(sub, c, "port", args->ports);
+    add_common_options(sub, args->common, c);
+    add_table_option(sub, c, "--no-pair", args->no_pair);
     return [args] { return run(*args); };
 }
 

@@ -13,12 +13,6 @@
 
 namespace loopcheck {
 
-namespace {
-
-/// --max-probes' upper bound (docs/usage.md).
-
-} // namespace
-
 const char* const check_description =
     "loopcheck resolves a name to its ordered address list, connects to every address, times "
     "each refused or accepted connect, and says in plain words what each kind of client pays "
@@ -47,34 +41,18 @@ Examples:
   loopcheck scan                             codebase: which localhost URLs cost ~2 s on Windows)";
 
 void add_check_options(CLI::App& app, CheckArgs& a) {
-    app.add_option("target", a.targets,
-                   "host:port, [v6]:port, URL or bare port; none = check this machine")
-        ->type_name("TARGET");
-    app.add_option("-n,--count", a.count, "connect to every address N times (default 1)")
-        ->type_name("N");
-    app.add_flag("-4,--ipv4", a.ipv4, "resolve and probe IPv4 addresses only");
-    app.add_flag("-6,--ipv6", a.ipv6, "resolve and probe IPv6 addresses only");
-    add_common_options(app, a.common);
-    app.add_option("--expect", a.expect,
-                   "'refused': exit 0 when every address refuses fast (test harnesses)")
-        ->type_name("refused");
-    app.add_flag("--quick", a.quick,
-                 "Windows: skip the ~2 s default-stack probes of loopback addresses and infer them "
-                 "from the no-SYN-retry probe and the retry limit");
-    app.add_flag("--no-pair", a.no_pair,
-                 "Windows: probe once per address, without the no-SYN-retry twin");
-    app.add_option("--syn-retries", a.syn_retries,
-                   "Windows: MaxSynRetransmissions for every probe; Linux: TCP_SYNCNT")
-        ->type_name("N");
-    app.add_option("--max-probes", a.max_probes,
-                   "refuse a run of more connects than this (every address, every round; "
-                   "default 100000)")
-        ->type_name("N");
-    app.add_option("--emulate", a.emulate,
-                   "run a client's connect algorithm for real, once per round (-n): "
-                   "sequential, happy-eyeballs[=250ms], go[=300ms], node (repeatable)")
-        ->allow_extra_args(false) // one strategy per --emulate; later words are targets
-        ->type_name("STRATEGY");
+    constexpr Command c = Command::check;
+    add_table_option(app, c, "target", a.targets);
+    add_table_option(app, c, "--count", a.count);
+    add_table_option(app, c, "--ipv4", a.ipv4);
+    add_table_option(app, c, "--ipv6", a.ipv6);
+    add_common_options(app, a.common, c);
+    add_table_option(app, c, "--expect", a.expect);
+    add_table_option(app, c, "--quick", a.quick);
+    add_table_option(app, c, "--no-pair", a.no_pair);
+    add_table_option(app, c, "--syn-retries", a.syn_retries);
+    add_table_option(app, c, "--max-probes", a.max_probes);
+    add_table_option(app, c, "--emulate", a.emulate);
 }
 
 Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line) {

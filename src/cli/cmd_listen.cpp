@@ -119,21 +119,11 @@ int run(const ListenArgs& args) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<ListenArgs>();
-    sub.add_option("spec", args->specs,
-                   "127.0.0.1:PORT, [::1]:PORT, localhost:PORT (every address the name "
-                   "resolves to) or dual:PORT ([::], IPV6_V6ONLY off); port 0 picks one")
-        ->required();
-    sub.add_option("--for", args->duration, "stop after this long: 30s, 5m (default: until Ctrl-C)")
-        ->type_name("DURATION");
-    sub.add_flag("--allow-any", args->allow_any,
-                 "allow addresses other than loopback (and dual:, which binds [::])");
-    add_common_options(sub, args->common,
-                       {.command = "listen",
-                        .no_timeout = "listen connects to nothing; --for limits how long it runs",
-                        .no_threshold = "listen connects to nothing, so nothing is judged slow",
-                        .no_family = "each SPEC names its addresses: 127.0.0.1:PORT, "
-                                     "[::1]:PORT",
-                        .no_count = "listen connects to nothing"});
+    constexpr Command c = Command::listen;
+    add_table_option(sub, c, "spec", args->specs);
+    add_table_option(sub, c, "--for", args->duration);
+    add_table_option(sub, c, "--allow-any", args->allow_any);
+    add_common_options(sub, args->common, c);
     return [args] { return run(*args); };
 }
 

@@ -130,30 +130,16 @@ int run(ScanArgs args) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<ScanArgs>();
-    sub.add_option("path", args->paths, "files or folders to scan (default: .)")->type_name("PATH");
-    add_common_options(
-        sub, args->common,
-        {.command = "scan",
-         .no_threshold = "scan judges code by the addresses a client tries, not by a time",
-         .no_family = "scan probes every address each hit's name resolves to",
-         .no_count = "scan probes each host and port its hits name once"});
-    sub.add_flag(
-        "--no-probe", args->no_probe,
-        "static scan only: connect to nothing, infer servers from the tree and usual ports");
-    sub.add_flag("--strict", args->strict, "exit 1 for risky config values too, not only clients");
-    sub.add_flag("--exit-zero", args->exit_zero, "report as usual, but exit 0 whatever was found");
-    sub.add_option("--baseline", args->baseline,
-                   "hits whose fingerprints FILE lists do not fail (see --write-baseline)")
-        ->type_name("FILE");
-    sub.add_option("--write-baseline", args->write_baseline,
-                   "write the risky hits' fingerprints to FILE, to accept them")
-        ->type_name("FILE");
-    sub.add_option("--since", args->since,
-                   "only hits on lines changed since the git revision REF fail")
-        ->type_name("REF");
-    sub.add_option("--output", args->output,
-                   "also write the report to FILE: SARIF (.sarif) or JSON (.json)")
-        ->type_name("FILE");
+    constexpr Command c = Command::scan;
+    add_table_option(sub, c, "path", args->paths);
+    add_common_options(sub, args->common, c);
+    add_table_option(sub, c, "--no-probe", args->no_probe);
+    add_table_option(sub, c, "--strict", args->strict);
+    add_table_option(sub, c, "--exit-zero", args->exit_zero);
+    add_table_option(sub, c, "--baseline", args->baseline);
+    add_table_option(sub, c, "--write-baseline", args->write_baseline);
+    add_table_option(sub, c, "--since", args->since);
+    add_table_option(sub, c, "--output", args->output);
     return [args] { return run(*args); };
 }
 

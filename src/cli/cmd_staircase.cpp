@@ -65,15 +65,11 @@ int run(const StaircaseArgs& o) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto o = std::make_shared<StaircaseArgs>();
-    sub.add_option("target", o->target,
-                   "host:port that refuses; default: a closed port on 127.0.0.1 and ::1");
-    sub.add_option("-n,--count", o->count, "probes per limit (default 3, at most 100)");
-    sub.add_flag("--ascii", o->ascii,
-                 "draw the bars with '#' (default: Unicode blocks in a UTF-8 locale)");
-    add_common_options(sub, o->common,
-                       {.command = "staircase",
-                        .no_threshold = "the staircase measures refusals, it does not judge them",
-                        .no_family = "name one address instead: [::1]:PORT or 127.0.0.1:PORT"});
+    constexpr Command c = Command::staircase;
+    add_table_option(sub, c, "target", o->target);
+    add_table_option(sub, c, "--count", o->count);
+    add_table_option(sub, c, "--ascii", o->ascii);
+    add_common_options(sub, o->common, c);
     return [o] { return run(*o); };
 }
 

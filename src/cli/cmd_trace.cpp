@@ -55,20 +55,11 @@ int run(const TraceArgs& args) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<TraceArgs>();
-    sub.add_option("command", args->command, "the command to run, after --")
-        ->type_name("COMMAND [ARGS...]");
-    add_common_options(sub, args->common,
-                       {.command = "trace",
-                        .no_timeout = "trace waits for the command and every process it starts",
-                        .no_family = "trace records the addresses the command itself tries",
-                        .no_count = "trace runs the command once"});
-    sub.add_flag("--windows-order", args->windows_order,
-                 "run the command with Windows' answer for localhost (::1 first): a private "
-                 "mount namespace with its own /etc/hosts and /etc/gai.conf");
-    sub.add_flag("--windows-timing", args->windows_timing,
-                 "make refused loopback connects on the command's ports take as long as on "
-                 "Windows, on real packets (a tarpit listener), to measure the command's own "
-                 "fallback");
+    constexpr Command c = Command::trace;
+    add_table_option(sub, c, "command", args->command);
+    add_common_options(sub, args->common, c);
+    add_table_option(sub, c, "--windows-order", args->windows_order);
+    add_table_option(sub, c, "--windows-timing", args->windows_timing);
     return [args] { return run(*args); };
 }
 

@@ -97,29 +97,14 @@ int run(const WaitArgs& a) {
 
 std::function<int()> declare(CLI::App& sub) {
     auto args = std::make_shared<WaitArgs>();
-    sub.add_option("target", args->targets, "host:port, [v6]:port, URL or bare port")
-        ->type_name("TARGET")
-        ->required();
-    sub.add_option("--for", args->limit, "how long to wait in all (default 30s)")
-        ->type_name("DURATION");
-    sub.add_option("--interval", args->interval,
-                   "pause between two polls of one address (default 25ms, from 1ms to 60s)")
-        ->type_name("DURATION");
-    sub.add_flag("--all-addresses", args->all_addresses,
-                 "wait until every address of each target has accepted");
-    sub.add_flag("--strict", args->strict,
-                 "exit 1 when an address before the accepting one in resolver order does not "
-                 "accept (in-order clients pay for it)");
-    sub.add_flag("--down", args->down,
-                 "wait until every address of each target refuses (the port is free)");
-    add_common_options(
-        sub, args->common,
-        {.command = "wait",
-         .no_timeout = "a poll unanswered for 1 s counts as a timeout and the next one starts; "
-                       "--for limits the whole wait",
-         .no_threshold = "wait judges accepting and refusing, not time",
-         .no_family = "name one address instead: [::1]:PORT or 127.0.0.1:PORT",
-         .no_count = "wait polls until it is over; --for limits how long"});
+    constexpr Command c = Command::wait;
+    add_table_option(sub, c, "target", args->targets);
+    add_table_option(sub, c, "--for", args->limit);
+    add_table_option(sub, c, "--interval", args->interval);
+    add_table_option(sub, c, "--all-addresses", args->all_addresses);
+    add_table_option(sub, c, "--strict", args->strict);
+    add_table_option(sub, c, "--down", args->down);
+    add_common_options(sub, args->common, c);
     return [args] { return run(*args); };
 }
 

@@ -25,6 +25,8 @@ struct CommandEntry {
 
 /// `loopcheck audit` (src/cli/cmd_audit.cpp).
 extern const CommandEntry audit_command;
+/// `loopcheck completion` (src/cli/cmd_completion.cpp).
+extern const CommandEntry completion_command;
 /// `loopcheck listen` (src/cli/cmd_listen.cpp).
 extern const CommandEntry listen_command;
 /// `loopcheck scan` (src/cli/cmd_scan.cpp).

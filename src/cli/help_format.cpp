@@ -1,6 +1,6 @@
 // `--help` within 80 columns: a CLI11 formatter that lays out every
 // command's help itself (the description, two-column option and subcommand
-// lists, the footer) and ends it with the pointer to the man page.
+// lists, the footer) and ends it with where the manual is.
 #include "cli/help_format.hpp"
 
 #include <algorithm>
@@ -229,16 +229,24 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string /*name*/,
         Rows rows;
         for (const CLI::App* s : subs)
             rows.emplace_back(s->get_name(), s->get_description());
+        if (app->get_parent() == nullptr)
+            rows.emplace_back("help", "loopcheck help COMMAND is loopcheck COMMAND --help");
         section(out, "Commands (loopcheck COMMAND --help for each)", rows, width);
     }
     paragraph(out, app->get_footer(), width);
-    out += help_pointer;
+    out += help_pointer(os_);
     out += '\n';
     return out;
 }
 
-std::shared_ptr<HelpFormatter> help_formatter() {
-    return std::make_shared<HelpFormatter>();
+std::string_view help_pointer(Os os) {
+    if (os == Os::windows)
+        return "Full manual: README.md beside loopcheck.exe; loopcheck help COMMAND for each";
+    return "Full manual: man loopcheck";
+}
+
+std::shared_ptr<HelpFormatter> help_formatter(Os os) {
+    return std::make_shared<HelpFormatter>(os);
 }
 
 } // namespace loopcheck

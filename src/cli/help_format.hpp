@@ -2,6 +2,8 @@
 // through, and the text fitting it uses (src/cli/help_format.cpp).
 #pragma once
 
+#include "loopcheck/core/machine.hpp"
+
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <memory>
@@ -14,9 +16,11 @@ namespace loopcheck {
 /// cargo keep theirs within 80 too, and a man page is where the rest goes.
 inline constexpr std::size_t help_width = 80;
 
-/// The last line of every help text: after installing the .deb or the zip
-/// no docs/ path exists, the man page does.
-inline constexpr std::string_view help_pointer = "Full manual: man loopcheck";
+/// The last line of every help text on `os`: where the manual is. After
+/// installing the .deb or the .tar.gz no docs/ path exists, the man page
+/// does; Windows has no `man`, and its zip holds README.md beside
+/// loopcheck.exe. Pure, so every OS's line is tested everywhere.
+std::string_view help_pointer(Os os);
 
 /// Preformatted help text (a footer's lines) with every line longer than
 /// `width` wrapped at word boundaries. A continuation keeps the line's
@@ -27,14 +31,20 @@ std::string fit_help_text(std::string_view text, std::size_t width = help_width)
 /// CLI11's formatter with every part laid out within help_width: the
 /// description wrapped, options and subcommands in two columns with their
 /// descriptions wrapped in the second, the footer fitted, help_pointer last.
+/// The main command's list of commands ends with `help`, which is no CLI11
+/// subcommand (cli/usage.cpp turns `help COMMAND` into `COMMAND --help`).
 class HelpFormatter : public CLI::Formatter {
 public:
+    explicit HelpFormatter(Os os) : os_(os) {}
     std::string make_help(const CLI::App* app, std::string name,
                           CLI::AppFormatMode mode) const override;
+
+private:
+    Os os_;
 };
 
-/// A HelpFormatter to install on the main command before its subcommands
-/// are added (they copy their parent's formatter).
-std::shared_ptr<HelpFormatter> help_formatter();
+/// A HelpFormatter for `os` to install on the main command before its
+/// subcommands are added (they copy their parent's formatter).
+std::shared_ptr<HelpFormatter> help_formatter(Os os);
 
 } // namespace loopcheck

@@ -18,8 +18,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <stdexcept>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 
 namespace loopcheck {
 
@@ -45,19 +47,19 @@ namespace {
 /// Declares `shown` (a value option when `value` names its type, else a
 /// flag) as an option this command accepts only to say why it does not
 /// apply: typing it records the reason, and validate_common fails on it.
-void add_rejected_one(CLI::App& app, const std::string& shown, const char* value, CommonArgs& args,
-                      std::string_view command, std::string_view reason) {
+void add_rejected_one(CLI::App& app, const std::string& shown, std::string_view value,
+                      CommonArgs& args, std::string_view command, std::string_view reason) {
     auto record = [&args, shown, command = std::string(command), reason = std::string(reason)] {
         if (args.rejected.empty())
             args.rejected =
                 fmt::format("{} does not apply to loopcheck {}: {}", shown, command, reason);
     };
     const std::string help = fmt::format("(does not apply here: {})", reason);
-    if (value != nullptr)
+    if (!value.empty())
         app.add_option_function<std::string>(
                shown, [record](const std::string&) { record(); },
                help)
-            ->type_name(value)
+            ->type_name(std::string(value))
             ->group(""); // hidden from --help: it only explains itself
     else
         app.add_flag_function(
@@ -65,75 +67,90 @@ void add_rejected_one(CLI::App& app, const std::string& shown, const char* value
             ->group("");
 }
 
-/// add_rejected_one for each of `names` ("-n,--count"), declared apart so
-/// that the error names the one typed: "-n does not apply to ...".
-void add_rejected(CLI::App& app, std::string_view names, const char* value, CommonArgs& args,
-                  std::string_view command, std::string_view reason) {
-    while (!names.empty()) {
-        const auto comma = names.find(',');
-        add_rejected_one(app, std::string(names.substr(0, comma)), value, args, command, reason);
-        names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+const OptionRow& row_of(Command command, std::string_view name) {
+    const OptionRow* row = find_option(command, name);
+    if (row == nullptr) // a declaration without its row: a programming error
+        throw std::logic_error(
+            fmt::format("no option table row for {} of '{}'", name, command_word(command)));
+    return *row;
+}
+
+/// The first two arguments of CLI11's add_option/add_flag for `row`.
+std::string cli11_names(const OptionRow& row) {
+    return std::string(row.names);
+}
+
+template <class T>
+CLI::Option* add_row(CLI::App& app, const OptionRow& row, T& target) {
+    CLI::Option* o = nullptr;
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int>) {
+        if (row.kind == Kind::flag || row.kind == Kind::counted)
+            return app.add_flag(cli11_names(row), target, std::string(row.help));
     }
+    o = app.add_option(cli11_names(row), target, std::string(row.help));
+    if (!row.value.empty())
+        o->type_name(std::string(row.value));
+    if (row.kind == Kind::repeated)
+        o->allow_extra_args(false); // one value each time; later words are targets
+    if (row.required)
+        o->required();
+    return o;
 }
 
 } // namespace
 
-void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which) {
-    if (which.no_timeout.empty())
-        app.add_option(
-               "-t,--timeout", args.timeout,
-               "give up on one connect after this long: 250ms, 2s, 1.5 (default 5s, at most 1h)")
-            ->type_name("DURATION");
-    else
-        add_rejected(app, "-t,--timeout", "DURATION", args, which.command, which.no_timeout);
-    if (which.no_threshold.empty())
-        app.add_option("--threshold", args.threshold,
-                       "a connect, refusal or fallback slower than this is slow (default 100ms)")
-            ->type_name("DURATION");
-    else
-        add_rejected(app, "--threshold", "DURATION", args, which.command, which.no_threshold);
-    if (!which.no_family.empty()) {
-        add_rejected(app, "-4,--ipv4", nullptr, args, which.command, which.no_family);
-        add_rejected(app, "-6,--ipv6", nullptr, args, which.command, which.no_family);
-    }
-    if (!which.no_count.empty())
-        add_rejected(app, "-n,--count", "N", args, which.command, which.no_count);
-    // --expect is the check's alone; typed before a subcommand it is moved
-    // after it (cli/usage.cpp), where it must be blamed, not its value or
-    // the target after it.
-    if (!which.command.empty())
-        add_rejected(app, "--expect", "refused", args, which.command,
-                     "it applies to the check only (loopcheck --expect refused HOST:PORT)");
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
+                              std::string& target) {
+    return add_row(app, row_of(command, name), target);
+}
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
+                              std::vector<std::string>& target) {
+    return add_row(app, row_of(command, name), target);
+}
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, int& target) {
+    return add_row(app, row_of(command, name), target);
+}
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
+                              std::optional<int>& target) {
+    return add_row(app, row_of(command, name), target);
+}
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, bool& target) {
+    return add_row(app, row_of(command, name), target);
+}
+
+void add_common_options(CLI::App& app, CommonArgs& args, Command command) {
+    if (find_option(command, "--timeout") != nullptr)
+        add_table_option(app, command, "--timeout", args.timeout);
+    if (find_option(command, "--threshold") != nullptr)
+        add_table_option(app, command, "--threshold", args.threshold);
+    // Each name declared apart, so that the error names the one typed:
+    // "-n does not apply to ...". --expect typed before a subcommand is
+    // moved after it (cli/usage.cpp), where it must be blamed, not its
+    // value or the target after it.
+    for (const OptionRow& row : option_table())
+        if (const auto why = why_not(row, command); !why.empty())
+            for (const auto name : option_names(row))
+                if (!name.empty())
+                    add_rejected_one(app, std::string(name), row.value, args, command_word(command),
+                                     why);
     // --format and --color are checked by validate_common, in loopcheck's
     // words (a CLI11 check would print its own).
-    app.add_option("--format", args.format, "text, json or markdown (default text)")
-        ->type_name("FORMAT");
-    app.add_flag("--json", args.json, "same as --format json");
-    app.add_flag("--markdown", args.markdown, "same as --format markdown");
-    app.add_option("--color", args.color,
-                   "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)")
-        ->type_name("WHEN");
-    app.add_flag("-v,--verbose", args.verbose,
-                 "the full report (every client row and fix); log each step on stderr, -vv every "
-                 "socket call");
-    app.add_flag("-q,--quiet", args.quiet, "print nothing on stderr but errors");
+    add_table_option(app, command, "--format", args.format);
+    add_table_option(app, command, "--json", args.json);
+    add_table_option(app, command, "--markdown", args.markdown);
+    add_table_option(app, command, "--color", args.color);
+    add_table_option(app, command, "--verbose", args.verbose);
+    add_table_option(app, command, "--quiet", args.quiet);
 }
 
 std::optional<IntegerBounds> integer_bounds(std::string_view command, std::string_view option) {
-    struct Row {
-        std::string_view command;
-        std::string_view option;
-        IntegerBounds bounds;
-    };
-    static constexpr std::array<Row, 4> rows{{
-        {"", "--count", {1, max_count}},
-        {"", "--max-probes", {1, max_probes_limit}},
-        {"", "--syn-retries", {0, 253}},
-        {"staircase", "--count", {1, max_staircase_count}},
-    }};
-    for (const Row& r : rows)
-        if (r.command == command && r.option == option)
-            return r.bounds;
+    for (std::size_t i = 0; i < command_count; ++i) {
+        const auto c = static_cast<Command>(i);
+        if (command_word(c) != command)
+            continue;
+        if (const OptionRow* row = find_option(c, option); row != nullptr && row->bounds)
+            return IntegerBounds{(*row->bounds)[0], (*row->bounds)[1]};
+    }
     return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 // set-up, the one error printer, writing the report.
 #pragma once
 
+#include "cli/option_table.hpp"
 #include "loopcheck/core/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/platform/platform.hpp"
@@ -13,10 +14,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace CLI {
 class App;
-}
+class Option;
+} // namespace CLI
 
 namespace loopcheck {
 
@@ -45,8 +48,9 @@ struct IntegerBounds {
 };
 
 /// The bounds of the integer option `option` ("--count") of `command` (""
-/// for the check, "staircase"), or none when it takes no integer. One table
-/// for the range check and for a number too large to convert at all.
+/// for the check, "staircase"), or none when it takes no integer: its row
+/// in the option table (cli/option_table.cpp). One place for the range
+/// check and for a number too large to convert at all.
 std::optional<IntegerBounds> integer_bounds(std::string_view command, std::string_view option);
 
 /// "--count must be from 1 to 10000, not 99999999999" when `value` is out
@@ -67,22 +71,6 @@ struct CommonArgs {
     std::string rejected{};
 };
 
-/// Every command accepts every shared option, before or after its name
-/// (cli/usage.cpp moves them after it): --format/--json/--markdown,
-/// --color, -v and -q apply everywhere. The others apply unless a reason
-/// is given here; then typing one is a usage error with that reason,
-/// never silently ignored.
-struct CommonSet {
-    std::string_view command{};      ///< "audit"; empty for the check
-    std::string_view no_timeout{};   ///< why -t/--timeout does not apply
-    std::string_view no_threshold{}; ///< why --threshold does not apply
-    /// Why -4/-6 do not apply; empty: the command declares them itself.
-    std::string_view no_family{};
-    /// Why -n/--count does not apply; empty: the command declares it itself
-    /// (the check, staircase).
-    std::string_view no_count{};
-};
-
 /// The shared options, validated.
 struct CommonOptions {
     Micros timeout{5'000'000};
@@ -94,9 +82,25 @@ struct CommonOptions {
     [[nodiscard]] Output output() const { return {format, color, verbosity}; }
 };
 
-/// Declares the shared options on `app` (the main command or a
-/// subcommand), writing into `args`, which must outlive the parse.
-void add_common_options(CLI::App& app, CommonArgs& args, const CommonSet& which = {});
+/// Declares the option `name` ("--timeout", or a positional's name) as
+/// `command`'s row in the option table says (names, value, help, required),
+/// writing into `target`, which must outlive the parse. The row must exist
+/// (tests/cli/option_table_test.cpp declares every command).
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
+                              std::string& target);
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
+                              std::vector<std::string>& target);
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, int& target);
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name,
+                              std::optional<int>& target);
+CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view name, bool& target);
+
+/// Declares the shared options `command` takes (every command accepts them
+/// before or after its name: cli/usage.cpp moves them after it), writing
+/// into `args`; and, hidden, every option the table gives `command` a
+/// reason not to take: typing one is a usage error with that reason, never
+/// silently ignored.
+void add_common_options(CLI::App& app, CommonArgs& args, Command command);
 
 /// Pure: the shared options, or the one-line usage error (without the
 /// "loopcheck: error: " prefix). Durations as parse_duration reads them;

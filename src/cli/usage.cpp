@@ -3,6 +3,7 @@
 #include "cli/usage.hpp"
 
 #include "cli/command.hpp"
+#include "cli/option_table.hpp"
 #include "cli/options.hpp"
 #include "loopcheck/core/text.hpp"
 
@@ -12,25 +13,39 @@
 #include <cctype>
 #include <cstddef>
 #include <fmt/format.h>
+#include <utility>
 
 namespace loopcheck {
 
 namespace {
 
-/// The main command's options that take a value as the next word (CLI11
-/// also reads --name=value and -tVALUE, which take none).
-constexpr std::array<std::string_view, 11> value_options = {
-    "-t",      "--timeout", "--threshold",   "--format",     "--color",  "-n",
-    "--count", "--expect",  "--syn-retries", "--max-probes", "--emulate"};
+/// The main command's single-letter options ("46nqtv"), and those of them
+/// that take a value ("nt"), from the option table.
+std::pair<std::string, std::string> short_letters() {
+    std::string all, valued;
+    for (const OptionRow& row : option_table()) {
+        const auto name = option_names(row)[0];
+        if (!takes(row, Command::check) || row.builtin || name.size() != 2 || name[1] == '-')
+            continue;
+        all += name[1];
+        if (takes_value(row))
+            valued += name[1];
+    }
+    return {all, valued};
+}
 
-/// True when `word` is an option whose value is the next word.
+/// True when `word` is an option of the main command whose value is the
+/// next word (CLI11 also reads --name=value and -tVALUE, which take none).
 bool takes_next_word(std::string_view word) {
-    if (word.starts_with("--"))
-        return std::find(value_options.begin(), value_options.end(), word) != value_options.end();
+    if (word.starts_with("--")) {
+        const OptionRow* row = find_option(Command::check, word);
+        return row != nullptr && takes_value(*row);
+    }
     // A bundle of short flags ends with the one that takes the value: -vt 1s.
-    return word.size() >= 2 && word[0] == '-' && (word.back() == 't' || word.back() == 'n') &&
-           word.find_first_not_of("vq46tn", 1) == std::string_view::npos &&
-           word.find_first_of("tn", 1) == word.size() - 1;
+    static const auto [all, valued] = short_letters();
+    return word.size() >= 2 && word[0] == '-' && valued.find(word.back()) != std::string::npos &&
+           word.find_first_not_of(all, 1) == std::string_view::npos &&
+           word.find_first_of(valued, 1) == word.size() - 1;
 }
 
 bool is_subcommand(std::string_view word) {

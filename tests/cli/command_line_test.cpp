@@ -1,5 +1,5 @@
-// parse_command_line's shortcut: words that can only be targets are read
-// without CLI11, and must give exactly what CLI11 gives.
+// parse_command_line: argv through the option table's CLI11 set-up to the
+// check's command or a subcommand's run.
 #include "cli/cli.hpp"
 #include "support/catch.hpp"
 
@@ -28,60 +28,15 @@ private:
     std::vector<char*> pointers_;
 };
 
-std::optional<std::vector<std::string>> plain(std::vector<std::string> words) {
+ParsedCommandLine parse(std::vector<std::string> words) {
     Argv a(std::move(words));
-    return plain_targets(a.argc(), a.argv());
-}
-
-ParsedCommandLine parse(std::vector<std::string> words, bool shortcut) {
-    Argv a(std::move(words));
-    return parse_command_line(a.argc(), a.argv(), shortcut);
+    return parse_command_line(a.argc(), a.argv());
 }
 
 } // namespace
 
-TEST_CASE("plain_targets: only words that CLI11 could read as nothing but targets", "[cli]") {
-    CHECK(plain({}) == std::vector<std::string>{});
-    CHECK(plain({"localhost:11434"}) == std::vector<std::string>{"localhost:11434"});
-    CHECK(plain({"11434", "[::1]:80", "http://localhost/v1"}) ==
-          std::vector<std::string>{"11434", "[::1]:80", "http://localhost/v1"});
-    for (const auto& words : std::vector<std::vector<std::string>>{
-             {"-n", "2", "localhost:1"}, {"localhost:1", "--json"}, {"--", "localhost:1"},
-             {"-"}, {""}, {"localhost:1", ""}, {"audit"}, {"wait", "localhost:1"},
-             {"listen", "127.0.0.1:0"}, {"scan"}, {"scan", "src"}, {"staircase"},
-             {"localhost:1", "-vh"}, {"--help"}, {"-V"}}) {
-        INFO(words.front());
-        CHECK_FALSE(plain(words).has_value());
-    }
-}
-
-TEST_CASE("the shortcut reads a command line exactly as CLI11 does", "[cli]") {
-    const std::vector<std::vector<std::string>> lines = {
-        {},
-        {"localhost:11434"},
-        {"11434"},
-        {"http://localhost:11434/v1"},
-        {"[::1]:8080", "127.0.0.1:9"},
-        {"name with space:80"},
-        {"localhost:0"}, // bad targets are the check's to report, after the parse
-        {"bad$:1"},
-        {"-4", "localhost:1"}, // not plain: CLI11 both times
-    };
-    for (const auto& words : lines) {
-        INFO((words.empty() ? std::string("(no words)") : words.front()));
-        const auto fast = parse(words, true);
-        const auto full = parse(words, false);
-        REQUIRE(fast.index() == full.index());
-        if (const int* code = std::get_if<int>(&fast))
-            CHECK(*code == std::get<int>(full));
-        if (const CheckCommand* command = std::get_if<CheckCommand>(&fast)) {
-            CHECK(*command == std::get<CheckCommand>(full));
-        }
-    }
-}
-
-TEST_CASE("the shortcut's options are the check's defaults", "[cli]") {
-    const auto parsed = parse({"localhost:11434"}, true);
+TEST_CASE("a command line of targets is the check's, with its defaults", "[cli]") {
+    const auto parsed = parse({"localhost:11434"});
     REQUIRE(std::holds_alternative<CheckCommand>(parsed));
     const auto& command = std::get<CheckCommand>(parsed);
     const auto& opt = command.request;
@@ -95,4 +50,32 @@ TEST_CASE("the shortcut's options are the check's defaults", "[cli]") {
     CHECK_FALSE(opt.expect_refused);
     CHECK(opt.emulate.empty());
     CHECK(opt.command_line == "loopcheck localhost:11434");
+}
+
+TEST_CASE("the check's options as the table declares them", "[cli]") {
+    const auto parsed =
+        parse({"-4", "-n", "3", "--json", "-t", "250ms", "[::1]:8080", "127.0.0.1:9"});
+    REQUIRE(std::holds_alternative<CheckCommand>(parsed));
+    const auto& command = std::get<CheckCommand>(parsed);
+    CHECK(command.request.targets.size() == 2);
+    CHECK(command.request.count == 3);
+    CHECK(command.request.family == FamilyFilter::ipv4);
+    CHECK(command.request.timeout == 250ms);
+    CHECK(command.output.format == Format::json);
+    // No target: this machine itself.
+    const auto self = parse({});
+    REQUIRE(std::holds_alternative<CheckCommand>(self));
+    CHECK(std::get<CheckCommand>(self).request.targets.empty());
+}
+
+TEST_CASE("a subcommand's line is its run, and bad ones are usage errors", "[cli]") {
+    CHECK(std::holds_alternative<std::function<int()>>(parse({"--json", "audit", "8000"})));
+    CHECK(std::holds_alternative<std::function<int()>>(parse({"completion", "zsh"})));
+    // Printed on stderr; the check's usage error is the parse's result, a
+    // subcommand's is its run's, before it measures anything.
+    CHECK(std::get<int>(parse({"-n", "0", "localhost:1"})) == 2);
+    CHECK(std::get<int>(parse({"--frobnicate"})) == 2);
+    CHECK(std::get<std::function<int()>>(parse({"audit", "-n", "2"}))() == 2);
+    CHECK(std::get<std::function<int()>>(parse({"staircase", "--count", "101"}))() == 2);
+    CHECK(std::get<std::function<int()>>(parse({"completion", "tcsh"}))() == 2);
 }

@@ -28,14 +28,14 @@ void check_fits(const std::string& help) {
         INFO(line);
         CHECK(line.size() <= help_width);
     }
-    CHECK(lines.back() == help_pointer);
+    CHECK(lines.back() == help_pointer(Os::linux_));
 }
 
 } // namespace
 
 TEST_CASE("every command's help fits 80 columns and ends with man loopcheck", "[help]") {
     CLI::App app{check_description, "loopcheck"};
-    app.formatter(help_formatter());
+    app.formatter(help_formatter(Os::linux_));
     CheckArgs args;
     add_check_options(app, args);
     app.footer(check_footer);
@@ -50,6 +50,9 @@ TEST_CASE("every command's help fits 80 columns and ends with man loopcheck", "[
     check_fits(main_help);
     CHECK(main_help.find("Usage: loopcheck [OPTIONS] [TARGET...]") == 0);
     CHECK(main_help.find("  wait ") != std::string::npos);
+    // help is no CLI11 subcommand, and is listed all the same.
+    CHECK(main_help.find("\n  help ") != std::string::npos);
+    CHECK(main_help.find("\n  completion ") != std::string::npos);
     CHECK(main_help.find("--syn-retries N") != std::string::npos);
     for (CLI::App* sub : subs) {
         INFO(sub->get_name());
@@ -74,4 +77,20 @@ TEST_CASE("fit_help_text wraps long lines under their second column", "[help]") 
     CHECK(fit_help_text("  one two three four", 12) == "  one two\n  three four\n");
     // A word longer than the width is left whole rather than cut.
     CHECK(fit_help_text("x " + std::string(30, 'y'), 10) == "x\n" + std::string(30, 'y') + "\n");
+}
+
+TEST_CASE("--help ends with where the manual is, by OS", "[help]") {
+    CHECK(help_pointer(Os::linux_) == "Full manual: man loopcheck");
+    CHECK(help_pointer(Os::macos) == "Full manual: man loopcheck");
+    CHECK(help_pointer(Os::other) == "Full manual: man loopcheck");
+    // Windows has no man: the README in the zip, and `loopcheck help`.
+    const auto windows = help_pointer(Os::windows);
+    CHECK(windows.find("man ") == std::string_view::npos);
+    CHECK(windows.find("loopcheck help COMMAND") != std::string_view::npos);
+    CHECK(windows.find("README.md") != std::string_view::npos);
+    CHECK(windows.size() <= help_width);
+    CLI::App app{"d", "loopcheck"};
+    app.formatter(help_formatter(Os::windows));
+    const auto lines = lines_of(app.help());
+    CHECK(lines.back() == windows);
 }

@@ -216,6 +216,10 @@ std::optional<std::uint64_t> listen_overflows();
 
 SystemFacts system_facts();
 
+/// The OS this binary was built for, known without asking the system
+/// (system_facts() reads files): what --help's last line depends on.
+Os build_os() noexcept;
+
 /// Calls `on_interrupt` on Ctrl-C or SIGTERM (Ctrl-C and Ctrl-Break on
 /// Windows); a third one ends the process at once with exit code 130.
 /// `on_interrupt` must be safe in a signal handler (an atomic store).

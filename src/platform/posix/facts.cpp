@@ -56,6 +56,16 @@ SystemFacts system_facts() {
     return f;
 }
 
+Os build_os() noexcept {
+#if defined(__APPLE__)
+    return Os::macos;
+#elif defined(__linux__)
+    return Os::linux_;
+#else
+    return Os::other;
+#endif
+}
+
 namespace {
 
 void (*g_on_interrupt)() = nullptr;

@@ -247,6 +247,10 @@ std::uint32_t win32::windows_build() noexcept {
     return build;
 }
 
+Os build_os() noexcept {
+    return Os::windows;
+}
+
 SystemFacts system_facts() {
     SystemFacts f;
     f.os = Os::windows;
