@@ -8,7 +8,7 @@
 set -euo pipefail
 runs=${1:-3}
 shift || true
-[ $# -gt 0 ] || set -- src/core/diagnose.cpp src/report/text/check.cpp src/run/check.cpp
+[ $# -gt 0 ] || set -- src/core/diagnose/diagnose.cpp src/report/text/check.cpp src/run/check.cpp
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 flags=(-Iinclude -Isrc -std=c++20 -O3 -DNDEBUG -fno-math-errno -fno-trapping-math

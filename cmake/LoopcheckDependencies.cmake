@@ -60,7 +60,7 @@ endif()
 find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
-# scan's config file and baselines (src/core/scan_gate.cpp): header-only.
+# scan's config file and baselines (src/core/scan/gate.cpp): header-only.
 find_package(nlohmann_json 3 REQUIRED)
 add_library(loopcheck::nlohmann_json INTERFACE IMPORTED)
 target_link_libraries(loopcheck::nlohmann_json INTERFACE nlohmann_json::nlohmann_json)

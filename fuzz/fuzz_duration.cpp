@@ -1,5 +1,5 @@
 // libFuzzer: the duration parser and the duration printers.
-#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/input/duration.hpp"
 
 #include <cstddef>
 #include <cstdint>

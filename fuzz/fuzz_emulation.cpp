@@ -1,6 +1,6 @@
 // libFuzzer: --emulate strategy parsing and IP literal parsing.
-#include "loopcheck/core/address.hpp"
-#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/clients/emulation.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // libFuzzer: hosts file and gai.conf parsing, and JSON escaping of what it returns (a
 // hostile hosts file must neither crash loopcheck nor break its JSON).
-#include "loopcheck/core/hosts.hpp"
+#include "loopcheck/core/input/hosts.hpp"
 #include "report/json/writer.hpp"
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // would hand them: sock_diag datagrams, MIB tables of both families, /proc
 // link targets and comm contents. None may read out of bounds, loop, or
 // return more rows than the bytes can hold.
-#include "loopcheck/core/listener_decode.hpp"
+#include "loopcheck/core/listeners/decode.hpp"
 
 #include <cstddef>
 #include <cstdint>

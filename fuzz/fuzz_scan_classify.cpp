@@ -3,9 +3,9 @@
 // sit inside its line, carry a rule, and survive the cost join, the ranking
 // and the summary without a crash; the context readers (env keys, port
 // assignments, implicit binds) must stay inside the line they read.
-#include "core/scan_classify.hpp"
-#include "core/scan_context.hpp"
-#include "loopcheck/core/scan_cost.hpp"
+#include "core/scan/classify.hpp"
+#include "core/scan/context.hpp"
+#include "loopcheck/core/scan/cost.hpp"
 #include "report/json/writer.hpp"
 
 #include <cstddef>

@@ -2,8 +2,8 @@
 // finds, the hits it classifies in them, and the JSON escaping of their text.
 // A hostile notebook must neither crash scan nor point a hit at a cell that
 // does not exist.
-#include "core/scan_classify.hpp"
-#include "loopcheck/core/scan_file.hpp"
+#include "core/scan/classify.hpp"
+#include "loopcheck/core/scan/file.hpp"
 #include "report/json/writer.hpp"
 
 #include <cstddef>

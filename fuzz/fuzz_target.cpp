@@ -1,5 +1,5 @@
 // libFuzzer: the target/URL parser, and the rewrite that a fix prints.
-#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/input/target.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,9 @@
-// libFuzzer: the neutralisers of untrusted text (core/untrusted.hpp). For
+// libFuzzer: the neutralisers of untrusted text (core/text/untrusted.hpp). For
 // any bytes: the text form holds no control, bidi or non-UTF-8 byte and
 // reads back to exactly the input; the Markdown forms escape what they
 // must; JSON carries the input exactly (bytes that are no UTF-8 as U+FFFD).
-#include "loopcheck/core/text.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/text/text.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "report/json/writer.hpp"
 
 #include <cstddef>

@@ -34,8 +34,37 @@ CONNECT_API = re.compile(
 )
 
 
+# src/core is one folder per feature, and scan/ is its own library on top
+# of the rest: nothing else in core may include it.
+SCAN_HEADER = re.compile(r"^(loopcheck/)?core/scan/")
+
+
+def in_core_not_scan(rel):
+    parts = rel.parts
+    if parts[:2] == ("src", "core"):
+        return parts[2] != "scan"
+    if parts[:3] == ("include", "loopcheck", "core"):
+        return parts[3] != "scan"
+    return False
+
+
+def core_files_in_folders(root):
+    """No source file directly in src/core or include/loopcheck/core but the
+    few cross-feature values (the report value, the tool's own errors)."""
+    allowed = {"report.hpp", "result.hpp", "CMakeLists.txt"}
+    out = []
+    for base in ("src/core", "include/loopcheck/core"):
+        d = root / base
+        if not d.is_dir():
+            continue
+        for path in sorted(d.iterdir()):
+            if path.is_file() and path.name not in allowed:
+                out.append(f"{base}/{path.name} is directly in {base}/: put it in a feature folder")
+    return out
+
+
 def check(root):
-    failures = []
+    failures = core_files_in_folders(root)
     checked = 0
     included_from = {}  # public header -> layers of the files that include it
     for path in sorted((root / "src").iterdir()):
@@ -60,6 +89,9 @@ def check(root):
                         continue
                     checked += 1
                     name = m.group(2)
+                    if in_core_not_scan(rel) and SCAN_HEADER.match(name):
+                        failures.append(f"{rel}:{n}: core includes scan's {name}: scan is a leaf "
+                                        f"library on top of core (src/core/scan/)")
                     if name.startswith("loopcheck/"):
                         target = name.split("/")[1]
                         if target not in MAY_INCLUDE.get(layer, set()):

@@ -9,11 +9,14 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import layers  # noqa: E402
 
 CLEAN = {
-    "include/loopcheck/core/value.hpp": "#pragma once\n",
-    "include/loopcheck/platform/platform.hpp": '#include "loopcheck/core/value.hpp"\n',
-    "include/loopcheck/run/check.hpp": '#include "loopcheck/core/value.hpp"\n',
-    "include/loopcheck/report/render.hpp": '#include "loopcheck/core/value.hpp"\n',
-    "src/core/value.cpp": '#include "loopcheck/core/value.hpp"\n',
+    "include/loopcheck/core/input/value.hpp": "#pragma once\n",
+    "include/loopcheck/core/scan/hit.hpp": '#include "loopcheck/core/input/value.hpp"\n',
+    "include/loopcheck/platform/platform.hpp": '#include "loopcheck/core/input/value.hpp"\n',
+    "include/loopcheck/run/check.hpp": ('#include "loopcheck/core/input/value.hpp"\n'
+                                        '#include "loopcheck/core/scan/hit.hpp"\n'),
+    "include/loopcheck/report/render.hpp": '#include "loopcheck/core/input/value.hpp"\n',
+    "src/core/input/value.cpp": '#include "loopcheck/core/input/value.hpp"\n',
+    "src/core/scan/hit.cpp": '#include "loopcheck/core/scan/hit.hpp"\n',
     "src/platform/posix/connect.cpp": '#include "loopcheck/platform/platform.hpp"\n#include <unistd.h>\n',
     "src/run/driver.hpp": '#include "loopcheck/platform/platform.hpp"\n',
     "src/run/check.cpp": ('#include "loopcheck/run/check.hpp"\n#include "run/driver.hpp"\n'
@@ -38,8 +41,14 @@ BROKEN = {
     "a cli file includes run's private header": (
         "src/cli/main.cpp", '#include "run/driver.hpp"\n', "is private to src/run/"),
     "core includes a platform header": (
-        "src/core/value.cpp", '#include "loopcheck/platform/platform.hpp"\n',
+        "src/core/input/value.cpp", '#include "loopcheck/platform/platform.hpp"\n',
         "core may not include"),
+    "core outside scan/ includes a scan header": (
+        "src/core/input/value.cpp", '#include "loopcheck/core/scan/hit.hpp"\n',
+        "scan is a leaf"),
+    "a core source outside a feature folder": (
+        "src/core/loose.cpp", '#include "loopcheck/core/input/value.hpp"\n',
+        "put it in a feature folder"),
     "an OS header outside platform": (
         "src/run/check.cpp", "#include <sys/socket.h>\n", "OS header"),
     "a public header includes a private one": (

@@ -8,7 +8,7 @@
 #include "cli/options.hpp"
 #include "cli/usage.hpp"
 #include "cli/version.hpp"
-#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/input/target.hpp"
 #include "loopcheck/platform/platform.hpp"
 
 #include <CLI/CLI.hpp>

@@ -3,7 +3,7 @@
 #include "cli/cmd_check.hpp"
 
 #include "cli/progress.hpp"
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"

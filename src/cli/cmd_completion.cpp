@@ -3,7 +3,7 @@
 #include "cli/command.hpp"
 #include "cli/completion.hpp"
 #include "cli/options.hpp"
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

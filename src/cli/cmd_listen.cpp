@@ -6,7 +6,7 @@
 // accepted connection (not with -q).
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"

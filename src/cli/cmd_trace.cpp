@@ -3,7 +3,7 @@
 // src/run/trace.cpp and the platform's tracer).
 #include "cli/command.hpp"
 #include "cli/options.hpp"
-#include "loopcheck/core/trace_report.hpp"
+#include "loopcheck/core/trace/report.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"

@@ -2,7 +2,7 @@
 // through, and the text fitting it uses (src/cli/help_format.cpp).
 #pragma once
 
-#include "loopcheck/core/machine.hpp"
+#include "loopcheck/core/input/machine.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstddef>

@@ -2,7 +2,7 @@
 // file that includes spdlog's logging headers.
 #include "cli/logging.hpp"
 
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"
 
 #include <memory>

@@ -3,8 +3,8 @@
 #include "cli/cli.hpp"
 #include "cli/console_pause.hpp"
 #include "cli/options.hpp"
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/platform/platform.hpp"
 
 #include <cstdio>

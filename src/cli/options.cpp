@@ -2,9 +2,9 @@
 #include "cli/options.hpp"
 
 #include "cli/logging.hpp"
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/target.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/run/staircase.hpp"
 #include "loopcheck/run/stop.hpp"
 

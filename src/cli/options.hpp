@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cli/option_table.hpp"
-#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/report/text.hpp"

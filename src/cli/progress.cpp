@@ -2,7 +2,7 @@
 // the end, never on a pipe.
 #include "cli/progress.hpp"
 
-#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
 #include "loopcheck/platform/platform.hpp"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/option_table.hpp"
 #include "cli/options.hpp"
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

@@ -2,9 +2,9 @@
 // listens where, and what localhost:PORT costs), then every port with
 // something to say, ports that say the same together; written as text and
 // as Markdown for a ticket.
-#include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/text.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
+#include "loopcheck/core/text/text.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/document.hpp"

@@ -1,7 +1,7 @@
 // The document model's inline pieces (see document.hpp).
 #include "report/document.hpp"
 
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 
 #include <utility>
 

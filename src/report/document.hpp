@@ -9,7 +9,7 @@
 // files. JSON stays schema-driven (src/report/json/).
 #pragma once
 
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/text.hpp"
 
 #include <cstddef>
@@ -144,7 +144,7 @@ struct Document {
 /// when style.color, bars in ASCII when style.ascii.
 std::string to_terminal(const Document& d, const TextStyle& style);
 /// The Markdown back-end: blocks a blank line apart, every prose, code and
-/// untrusted run neutralised (core/untrusted.hpp).
+/// untrusted run neutralised (core/text/untrusted.hpp).
 std::string to_markdown(const Document& d);
 
 } // namespace loopcheck::doc

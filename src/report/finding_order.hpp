@@ -2,7 +2,7 @@
 // (error, warning, ok, info), the diagnosis's order kept within a severity.
 #pragma once
 
-#include "loopcheck/core/diagnose.hpp"
+#include "loopcheck/core/diagnose/diagnose.hpp"
 
 #include <vector>
 

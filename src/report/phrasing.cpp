@@ -9,8 +9,8 @@
 // looked up by key, shared with `loopcheck scan`.
 #include "report/phrasing.hpp"
 
-#include "loopcheck/core/facts.hpp"
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/diagnose/facts.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 
 #include <chrono>
 #include <fmt/format.h>

@@ -1,10 +1,10 @@
 // The words of a diagnosis: each finding's, each fix's and the verdict's
-// facts (core/facts.hpp) as the sentences every format shows (text,
+// facts (core/diagnose/facts.hpp) as the sentences every format shows (text,
 // Markdown, JSON `message`, `verdict` and `fix`). The one place they are
 // worded: core decides and carries facts, the reports word them at the edge.
 #pragma once
 
-#include "loopcheck/core/diagnose.hpp"
+#include "loopcheck/core/diagnose/diagnose.hpp"
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // `loopcheck scan`'s cells, shared by its text and Markdown.
 #include "report/scan_cells.hpp"
 
-#include "loopcheck/core/scan_cost.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/scan/cost.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 
 #include <fmt/format.h>
 

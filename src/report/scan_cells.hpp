@@ -2,7 +2,7 @@
 // (src/report/scan_cells.cpp), so both formats say the same.
 #pragma once
 
-#include "loopcheck/core/scan.hpp"
+#include "loopcheck/core/scan/scan.hpp"
 
 #include <string>
 

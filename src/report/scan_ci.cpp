@@ -3,8 +3,8 @@
 // result value: the hits' facts (rule, place, risky, gate, cost) decide.
 #include "loopcheck/report/scan_ci.hpp"
 
-#include "loopcheck/core/scan_cost.hpp"
-#include "loopcheck/core/scan_gate.hpp"
+#include "loopcheck/core/scan/cost.hpp"
+#include "loopcheck/core/scan/gate.hpp"
 #include "report/json/writer.hpp"
 #include "report/scan_cells.hpp"
 

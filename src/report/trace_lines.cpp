@@ -2,8 +2,8 @@
 // Untrusted pieces (the command, executables) are escaped here, once.
 #include "report/trace_lines.hpp"
 
-#include "loopcheck/core/duration.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 
 #include <fmt/format.h>
 

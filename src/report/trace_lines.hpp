@@ -3,7 +3,7 @@
 // both formats (and the JSON's "summary") say the same.
 #pragma once
 
-#include "loopcheck/core/trace_report.hpp"
+#include "loopcheck/core/trace/report.hpp"
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 // `loopcheck wait`'s lines, shared by its text and Markdown.
 #include "report/wait_lines.hpp"
 
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

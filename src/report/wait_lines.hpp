@@ -2,7 +2,7 @@
 // (src/report/wait_lines.cpp), so both formats say the same.
 #pragma once
 
-#include "loopcheck/core/wait.hpp"
+#include "loopcheck/core/measure/wait.hpp"
 
 #include <string>
 #include <string_view>

@@ -2,7 +2,7 @@
 // keeps every listener a loopback client can reach (loopback and wildcard
 // binds), and measures localhost:PORT for all of their ports at once, so
 // every port gets the diagnosis `loopcheck localhost:PORT` gives, plus the
-// audit's own flags (src/core/audit.cpp).
+// audit's own flags (src/core/diagnose/audit.cpp).
 #include "loopcheck/run/audit.hpp"
 
 #include "loopcheck/platform/common/log.hpp"

@@ -3,7 +3,7 @@
 // probes are done.
 #include "loopcheck/run/check.hpp"
 
-#include "loopcheck/core/selfcheck.hpp"
+#include "loopcheck/core/diagnose/selfcheck.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "run/measure.hpp"

@@ -2,7 +2,7 @@
 // in real time: the race schedule over the connect driver.
 #include "run/emulation_run.hpp"
 
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"

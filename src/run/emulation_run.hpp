@@ -2,7 +2,7 @@
 // real on the connect driver (src/run/emulation_run.cpp).
 #pragma once
 
-#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/core/clients/emulation.hpp"
 
 #include <cstdint>
 #include <span>

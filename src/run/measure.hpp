@@ -2,7 +2,7 @@
 // self-check and audit (src/run/measure.cpp).
 #pragma once
 
-#include "loopcheck/core/listener.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/run/check.hpp"
 
 #include <cstddef>

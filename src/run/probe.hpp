@@ -3,7 +3,7 @@
 #pragma once
 
 #include "loopcheck/run/progress.hpp"
-#include "loopcheck/core/sample.hpp"
+#include "loopcheck/core/measure/sample.hpp"
 
 #include <span>
 #include <vector>

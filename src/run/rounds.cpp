@@ -3,8 +3,8 @@
 // schedule, each sample written back to its address.
 #include "run/rounds.hpp"
 
-#include "loopcheck/core/quick.hpp"
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/measure/quick.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"

@@ -4,11 +4,11 @@
 // check's own steps, joins them with the listener table, and concludes.
 #include "loopcheck/run/scan.hpp"
 
-#include "loopcheck/core/scan_cost.hpp"
-#include "loopcheck/core/scan_file.hpp"
-#include "loopcheck/core/scan_gate.hpp"
-#include "loopcheck/core/scan_pins.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/scan/cost.hpp"
+#include "loopcheck/core/scan/file.hpp"
+#include "loopcheck/core/scan/gate.hpp"
+#include "loopcheck/core/scan/pins.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/common/scan_files.hpp"
 #include "loopcheck/platform/platform.hpp"

@@ -1,9 +1,9 @@
 // `loopcheck staircase [TARGET]`: the probing, limit by limit, on the probe
-// schedule; the summaries, fit and conclusion are in src/core/staircase.cpp.
+// schedule; the summaries, fit and conclusion are in src/core/measure/staircase.cpp.
 #include "loopcheck/run/staircase.hpp"
 
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"

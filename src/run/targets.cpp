@@ -3,9 +3,9 @@
 // listener table attached once. The one resolver of every command.
 #include "run/targets.hpp"
 
-#include "loopcheck/core/hosts.hpp"
-#include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/local_targets.hpp"
+#include "loopcheck/core/input/hosts.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
+#include "loopcheck/core/listeners/local_targets.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 

@@ -1,8 +1,8 @@
 // `loopcheck wait TARGET...`: resolve, poll (src/run/wait_poll.cpp), who
-// listens where the wait ran out, and the conclusion (src/core/wait.cpp).
+// listens where the wait ran out, and the conclusion (src/core/measure/wait.cpp).
 #include "loopcheck/run/wait.hpp"
 
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/version.hpp"

@@ -7,7 +7,7 @@
 // listener that appears meanwhile is seen at once.
 #include "run/wait_poll.hpp"
 
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/run/stop.hpp"
 #include "run/connect_driver.hpp"
 

@@ -2,7 +2,7 @@
 // (undici) and http.get with the global agent, four requests back to back
 // (each awaited, its body read) to a keep-alive http.Server on 127.0.0.1
 // that counts the connections it accepts; the node rows' reuse_note
-// (src/core/client_table.cpp) says what this measures.
+// (src/core/clients/table.cpp) says what this measures.
 //   node node_reuse.js          prints the counts after each request
 //   node node_reuse.js --check  and exits 1 unless they agree with the rows
 // CTest clients.node-reuse; exit 77 (skipped) is the CMake test's when node is missing.
@@ -41,7 +41,7 @@ server.listen(0, '127.0.0.1', async () => {
     // http.get: the global agent keeps connections alive from Node.js 19.
     const want = major >= 19 ? '1,1,1,1' : '1,2,3,4';
     if (result.http.join() !== want) ok = false;
-    if (!ok) process.stderr.write('node_reuse.js: not what the node rows say (src/core/client_table.cpp)\n');
+    if (!ok) process.stderr.write('node_reuse.js: not what the node rows say (src/core/clients/table.cpp)\n');
   }
   server.close();
   process.exit(ok ? 0 : 1);

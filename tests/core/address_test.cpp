@@ -1,5 +1,5 @@
 // IP literals, RFC 5952 text forms and the loopback tests.
-#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/input/address.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

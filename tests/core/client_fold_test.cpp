@@ -1,6 +1,6 @@
 // fold_clients: the client rows grouped by outcome, each client's run of
 // version rows named once, for any rows (hand-made ones and the real table).
-#include "loopcheck/core/client_fold.hpp"
+#include "loopcheck/core/clients/fold.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,4 +1,4 @@
-#include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/clients/impact.hpp"
 #include "support/catch.hpp"
 #include "support/client_row.hpp"
 #include "support/scenario.hpp"

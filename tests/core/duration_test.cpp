@@ -1,4 +1,4 @@
-#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/input/duration.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,4 +1,4 @@
-#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/core/clients/emulation.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

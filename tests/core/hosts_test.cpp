@@ -1,4 +1,4 @@
-#include "loopcheck/core/hosts.hpp"
+#include "loopcheck/core/input/hosts.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

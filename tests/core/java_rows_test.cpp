@@ -1,6 +1,6 @@
 // The Java rows of the client table on Windows loopback: JDK 16 (JDK-8250521) turns SYN retries
 // off.
-#include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/clients/impact.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,7 +1,7 @@
 // The listener-table decoders and the listener logic, fed with recorded and
 // constructed bytes: runs the same on every OS.
-#include "loopcheck/core/listener_decode.hpp"
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/listeners/decode.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 #include "support/catch.hpp"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "loopcheck/core/netstat.hpp"
+#include "loopcheck/core/measure/netstat.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,4 +1,4 @@
-#include "loopcheck/core/observation.hpp"
+#include "loopcheck/core/measure/observation.hpp"
 #include "support/catch.hpp"
 
 #include <vector>

@@ -1,5 +1,5 @@
-#include "loopcheck/core/quick.hpp"
-#include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/core/measure/quick.hpp"
+#include "loopcheck/core/windows/tcp_settings.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,7 +1,7 @@
 // The self-check's sentences when localhost does not resolve: they name the
 // hosts file when it is missing or has no localhost line (a bare Debian root
 // made by debootstrap has none, and the self-check then exits 4).
-#include "loopcheck/core/selfcheck.hpp"
+#include "loopcheck/core/diagnose/selfcheck.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,5 +1,5 @@
 // The staircase's fit, steps and conclusions.
-#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
 #include "support/catch.hpp"
 #include "support/staircase_steps.hpp"
 #include "support/text.hpp"

@@ -1,4 +1,4 @@
-#include "loopcheck/core/stats.hpp"
+#include "loopcheck/core/measure/stats.hpp"
 #include "support/catch.hpp"
 
 #include <vector>

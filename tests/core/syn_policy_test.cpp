@@ -1,4 +1,4 @@
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

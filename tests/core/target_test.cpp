@@ -1,6 +1,6 @@
 // Targets as typed: host:port, [v6]:port, URLs, bare ports; the usage errors; the echo.
-#include "loopcheck/core/target.hpp"
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "support/catch.hpp"
 #include "support/text.hpp"
 

@@ -1,4 +1,4 @@
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "support/catch.hpp"
 
 #include <fmt/format.h>

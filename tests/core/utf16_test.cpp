@@ -1,4 +1,4 @@
-#include "loopcheck/core/utf16.hpp"
+#include "loopcheck/core/text/utf16.hpp"
 #include "support/catch.hpp"
 
 #include <string>

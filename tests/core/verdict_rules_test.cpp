@@ -4,8 +4,8 @@
 // severity word, the exit code, the findings and every client row must never
 // contradict each other. Each rule counts its violations and prints the first
 // case that broke it, so a failure says which rule and on what.
-#include "loopcheck/core/diagnose.hpp"
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/diagnose.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "support/catch.hpp"
 #include "support/scenario.hpp"
 

@@ -1,7 +1,7 @@
 // `loopcheck wait`'s decisions over constructed polls: when the wait is
 // over, who won, the order finding, and why a wait ran out.
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/wait.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/measure/wait.hpp"
 #include "support/catch.hpp"
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "loopcheck/core/windows_tcp_info.hpp"
+#include "loopcheck/core/windows/tcp_info.hpp"
 #include "support/catch.hpp"
 
 #include <vector>

@@ -1,4 +1,4 @@
-#include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/core/windows/tcp_settings.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

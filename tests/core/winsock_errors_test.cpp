@@ -1,4 +1,4 @@
-#include "loopcheck/core/winsock_errors.hpp"
+#include "loopcheck/core/windows/winsock_errors.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -1,9 +1,9 @@
 // `loopcheck audit`: the pure grouping and flags with constructed tables,
 // then the real binary against listeners the test opens (as root and as an
 // unprivileged user).
-#include "loopcheck/core/audit.hpp"
-#include "loopcheck/core/conclude.hpp"
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/audit.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"

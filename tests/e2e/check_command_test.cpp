@@ -1,6 +1,6 @@
 // End to end: the real binary, its exit codes and its one-line errors.
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"

@@ -2,7 +2,7 @@
 // the same before and after every subcommand, every subcommand writes every
 // format, and every usage error is one line in loopcheck's words, exit 2,
 // pointing to --help. The real binary, against listeners the test opens.
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 #include "support/process.hpp"

@@ -2,7 +2,7 @@
 // descriptors, output that cannot be written, resource limits. POSIX only
 // (posix_spawn, fork, setrlimit); on Windows the file is empty.
 #ifndef _WIN32
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "support/catch.hpp"
 #include "support/hardening.hpp"
 #include "support/process.hpp"

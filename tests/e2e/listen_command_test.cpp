@@ -1,7 +1,7 @@
 // `loopcheck listen`: its spec parser, and the real binary's errors, exit
 // codes and output.
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/listen_spec.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/input/listen_spec.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "run/probe.hpp"
 #include "support/catch.hpp"

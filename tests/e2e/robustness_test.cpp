@@ -1,8 +1,8 @@
 // The bad-input table of docs/robustness.md, row by row, against the real
 // binary: every row gets one line on stderr, a documented exit code, and no
 // probing (nothing on stdout).
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "support/catch.hpp"
 #include "support/process.hpp"
 

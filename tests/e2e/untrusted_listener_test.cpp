@@ -2,8 +2,8 @@
 // sequences, a bidi override, Markdown syntax and bytes that are no UTF-8,
 // set with prctl(PR_SET_NAME) (what /proc/PID/comm shows). Linux only: the
 // other listener tables name processes by their executable's file name.
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"

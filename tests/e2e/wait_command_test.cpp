@@ -1,6 +1,6 @@
 // `loopcheck wait` end to end: the real binary against listeners this test
 // opens after a delay, on one family, the other, or both.
-#include "loopcheck/core/exit_codes.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"

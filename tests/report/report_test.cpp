@@ -2,12 +2,12 @@
 // compared byte for byte with tests/golden/. Run with
 // LOOPCHECK_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change,
 // then review the diff.
-#include "loopcheck/core/conclude.hpp"
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/selfcheck.hpp"
-#include "loopcheck/core/servers.hpp"
-#include "loopcheck/core/target.hpp"
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/diagnose/selfcheck.hpp"
+#include "loopcheck/core/listeners/servers.hpp"
+#include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"

@@ -1,6 +1,6 @@
 // The staircase report's renderings (report/text.hpp, report/json.hpp) on a
 // concluded staircase.
-#include "loopcheck/core/syn_policy.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"

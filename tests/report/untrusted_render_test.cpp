@@ -1,6 +1,6 @@
-// The neutralisers of untrusted text (core/untrusted.hpp): one escape per
+// The neutralisers of untrusted text (core/text/untrusted.hpp): one escape per
 // control class, invalid UTF-8, Markdown syntax, and the JSON writer's side.
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "report/json/writer.hpp"
 #include "support/catch.hpp"
 

@@ -1,13 +1,13 @@
 // Every renderer on hostile process names, hosts-file lines and OS strings:
 // no control or bidi byte reaches text, Markdown tables keep their columns
 // and no name opens a link or a code span; JSON carries the name exactly.
-#include "loopcheck/core/audit.hpp"
-#include "loopcheck/core/conclude.hpp"
-#include "loopcheck/core/local_targets.hpp"
-#include "loopcheck/core/staircase.hpp"
-#include "loopcheck/core/text.hpp"
-#include "loopcheck/core/untrusted.hpp"
-#include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/core/diagnose/audit.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
+#include "loopcheck/core/listeners/local_targets.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
+#include "loopcheck/core/text/text.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
+#include "loopcheck/core/windows/tcp_settings.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"

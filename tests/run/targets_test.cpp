@@ -1,6 +1,6 @@
 // The one resolver and the listener attach (src/run/targets.cpp), against
 // this machine's resolver and a listener the test opens itself.
-#include "loopcheck/core/local_targets.hpp"
+#include "loopcheck/core/listeners/local_targets.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "run/targets.hpp"
 #include "support/catch.hpp"

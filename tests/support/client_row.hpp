@@ -2,7 +2,7 @@
 // only, Catch2's FAIL when the row is missing).
 #pragma once
 
-#include "loopcheck/core/clients.hpp"
+#include "loopcheck/core/clients/impact.hpp"
 #include "support/catch.hpp"
 
 #include <string>

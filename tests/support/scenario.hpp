@@ -2,7 +2,7 @@
 // given machine would produce them, built from published measurements.
 #pragma once
 
-#include "loopcheck/core/observation.hpp"
+#include "loopcheck/core/measure/observation.hpp"
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 // 0..5 from one latency per limit. Core only, so both test binaries use it.
 #pragma once
 
-#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
 
 #include <optional>
 #include <vector>

@@ -2,7 +2,7 @@
 // run_trace's TraceRun as plain lines, for bench/trace and for trying the
 // engine on real clients by hand. Not the `loopcheck trace` command (its
 // report is core's and the CLI's); a test tool.
-#include "loopcheck/core/trace.hpp"
+#include "loopcheck/core/trace/trace.hpp"
 #include "loopcheck/run/trace.hpp"
 
 #include <cstdio>

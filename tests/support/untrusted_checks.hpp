@@ -2,7 +2,7 @@
 // Markdown that renders as loopcheck wrote it.
 #pragma once
 
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "support/catch.hpp"
 
 #include <algorithm>

@@ -2,15 +2,15 @@
 // nothing: whatever a format shows, every format can show.
 #pragma once
 
-#include "loopcheck/core/address.hpp"
-#include "loopcheck/core/diagnose.hpp"
-#include "loopcheck/core/emulation_model.hpp"
-#include "loopcheck/core/hosts.hpp"
-#include "loopcheck/core/listener.hpp"
-#include "loopcheck/core/machine.hpp"
-#include "loopcheck/core/sample.hpp"
-#include "loopcheck/core/stats.hpp"
-#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/diagnose/diagnose.hpp"
+#include "loopcheck/core/clients/emulation.hpp"
+#include "loopcheck/core/input/hosts.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
+#include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/measure/sample.hpp"
+#include "loopcheck/core/measure/stats.hpp"
+#include "loopcheck/core/input/target.hpp"
 
 #include <optional>
 #include <string>

@@ -1,19 +1,19 @@
 // The one boundary between loopcheck and the operating system.
 //
 // Everything above this header is plain C++ over value types, which live in
-// core (core/listener.hpp, core/machine.hpp). Each OS implements it in its
+// core (core/listeners/listener.hpp, core/input/machine.hpp). Each OS implements it in its
 // folder of src/platform/ (posix/ with linux/ or macos/, or win32/), and
 // CMake picks which. No OS header may be included here, so that the rest
 // of the code cannot grow a dependency on one.
 #pragma once
 
-#include "loopcheck/core/address.hpp"
-#include "loopcheck/core/duration.hpp"
-#include "loopcheck/core/listener.hpp"
-#include "loopcheck/core/machine.hpp"
+#include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
+#include "loopcheck/core/input/machine.hpp"
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/sample.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/measure/sample.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/trace.hpp"
+#include "loopcheck/core/trace/trace.hpp"
 
 #include <string>
 #include <vector>

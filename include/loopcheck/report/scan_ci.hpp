@@ -4,7 +4,7 @@
 // is a view of the scan's result value; none reads the hits' text to decide.
 #pragma once
 
-#include "loopcheck/core/scan.hpp"
+#include "loopcheck/core/scan/scan.hpp"
 
 #include <string>
 #include <string_view>

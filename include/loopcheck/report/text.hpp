@@ -3,13 +3,13 @@
 // sentence and decision comes from the value (core).
 #pragma once
 
-#include "loopcheck/core/audit.hpp"
-#include "loopcheck/core/listen_spec.hpp"
+#include "loopcheck/core/diagnose/audit.hpp"
+#include "loopcheck/core/input/listen_spec.hpp"
 #include "loopcheck/core/report.hpp"
-#include "loopcheck/core/scan.hpp"
-#include "loopcheck/core/staircase.hpp"
-#include "loopcheck/core/trace_report.hpp"
-#include "loopcheck/core/wait.hpp"
+#include "loopcheck/core/scan/scan.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
+#include "loopcheck/core/trace/report.hpp"
+#include "loopcheck/core/measure/wait.hpp"
 
 #include <string>
 

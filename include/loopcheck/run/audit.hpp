@@ -1,7 +1,7 @@
 // `loopcheck audit` as a request and its report (src/run/audit.cpp).
 #pragma once
 
-#include "loopcheck/core/audit.hpp"
+#include "loopcheck/core/diagnose/audit.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/run/progress.hpp"
 

@@ -2,10 +2,10 @@
 // point for the check and the self-check (src/run/check.cpp).
 #pragma once
 
-#include "loopcheck/core/emulation_model.hpp"
+#include "loopcheck/core/clients/emulation.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/input/target.hpp"
 #include "loopcheck/run/progress.hpp"
 
 #include <cstddef>

@@ -1,8 +1,8 @@
 // `loopcheck listen` as a request and its result (src/run/listen.cpp).
 #pragma once
 
-#include "loopcheck/core/duration.hpp"
-#include "loopcheck/core/listen_spec.hpp"
+#include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/input/listen_spec.hpp"
 #include "loopcheck/core/result.hpp"
 
 #include <cstddef>

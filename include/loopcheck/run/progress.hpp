@@ -2,7 +2,7 @@
 // (the run itself never writes to a terminal).
 #pragma once
 
-#include "loopcheck/core/sample.hpp"
+#include "loopcheck/core/measure/sample.hpp"
 
 #include <cstddef>
 #include <functional>

@@ -1,9 +1,9 @@
 // `loopcheck scan` as a request and its result (src/run/scan.cpp).
 #pragma once
 
-#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/scan.hpp"
+#include "loopcheck/core/scan/scan.hpp"
 #include "loopcheck/run/progress.hpp"
 
 #include <string>
@@ -27,7 +27,7 @@ struct ScanRequest {
 /// distinct (host, port) of the client and config hits once (unless
 /// no_probe), concludes, and applies the gate (the repository's
 /// .loopcheck.json found above the first root, suppression comments, the
-/// baseline, --since; core/scan_gate.hpp); the result's exit_code is set.
+/// baseline, --since; core/scan/gate.hpp); the result's exit_code is set.
 /// An Error (ErrorKind::usage) when a root cannot be read, or the config
 /// file, the baseline or --since's diff cannot be used.
 /// `progress`: the live line while the probes wait; may be empty.

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/staircase.hpp"
-#include "loopcheck/core/target.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
+#include "loopcheck/core/input/target.hpp"
 #include "loopcheck/run/progress.hpp"
 
 #include <optional>

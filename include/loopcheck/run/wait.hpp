@@ -1,8 +1,8 @@
 // `loopcheck wait` as a request and its report (src/run/wait.cpp).
 #pragma once
 
-#include "loopcheck/core/target.hpp"
-#include "loopcheck/core/wait.hpp"
+#include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/measure/wait.hpp"
 #include "loopcheck/run/progress.hpp"
 
 #include <string>

@@ -5,7 +5,7 @@
 // one copy serves both.
 #pragma once
 
-#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"

@@ -2,10 +2,10 @@
 // /proc/PID/fd links name their owners (proc(5)). Neither needs privileges
 // for what it can show: every user sees every socket of the network
 // namespace, but only the owners of processes they may ptrace.
-#include "loopcheck/core/listener_decode.hpp"
-#include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/netstat.hpp"
-#include "loopcheck/core/servers.hpp"
+#include "loopcheck/core/listeners/decode.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
+#include "loopcheck/core/measure/netstat.hpp"
+#include "loopcheck/core/listeners/servers.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "platform/posix/small_file.hpp"

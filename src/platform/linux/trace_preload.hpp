@@ -3,7 +3,7 @@
 // trace_preload.cpp makes the file and reads it back.
 #pragma once
 
-#include "loopcheck/core/trace.hpp"
+#include "loopcheck/core/trace/trace.hpp"
 
 #include <chrono>
 #include <string>

@@ -4,8 +4,8 @@
 // stop does) and trace.cpp (start and end).
 #pragma once
 
-#include "loopcheck/core/address.hpp"
-#include "loopcheck/core/trace.hpp"
+#include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/trace/trace.hpp"
 
 #include <chrono>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // program's own connect algorithm shows its cost (trace_timing.cpp).
 #pragma once
 
-#include "loopcheck/core/trace.hpp"
+#include "loopcheck/core/trace/trace.hpp"
 
 #include <cstddef>
 #include <memory>

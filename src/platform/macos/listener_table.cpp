@@ -5,8 +5,8 @@
 // NOT COMPILED IN CI: there is no macOS build yet. Keep it small and
 // careful; the decoding it relies on (decode::listener_from_macos) is
 // unit-tested on every OS.
-#include "loopcheck/core/listener_decode.hpp"
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/listeners/decode.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 

@@ -1,6 +1,6 @@
 // The platform layer for Linux, macOS and other POSIX systems: BSD sockets,
 // poll(), getaddrinfo(). Linux-only and macOS-only parts are marked.
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 

@@ -3,7 +3,7 @@
 // src/platform/posix/; includes the socket headers it needs.
 #pragma once
 
-#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/input/address.hpp"
 
 #include <netinet/in.h>
 #include <optional>

@@ -3,9 +3,9 @@
 // (listeners, closed ports) are in src/platform/win32/owned_sockets.cpp, system
 // facts and the console in src/platform/win32/facts.cpp, shared socket
 // helpers in src/platform/win32/socket_helpers.cpp. docs/windows.md explains each call.
-#include "loopcheck/core/syn_policy.hpp"
-#include "loopcheck/core/windows_tcp_info.hpp"
-#include "loopcheck/core/winsock_errors.hpp"
+#include "loopcheck/core/measure/syn_policy.hpp"
+#include "loopcheck/core/windows/tcp_info.hpp"
+#include "loopcheck/core/windows/winsock_errors.hpp"
 #include "platform/common/connect_book.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"

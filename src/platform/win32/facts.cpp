@@ -1,7 +1,7 @@
 // Windows system facts and the console: the version from RtlGetVersion,
 // Max SYN Retransmissions from WMI, where the hosts file is, and whether
 // stdout and stderr are consoles that take ANSI codes.
-#include "loopcheck/core/windows_tcp_settings.hpp"
+#include "loopcheck/core/windows/tcp_settings.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "platform/win32/socket_helpers.hpp"

@@ -7,8 +7,8 @@
 // nf-iphlpapi-getextendedtcptable, ne-iprtrmib-tcp_table_class,
 // nf-tlhelp32-createtoolhelp32snapshot, ns-tlhelp32-processentry32w,
 // nf-winbase-queryfullprocessimagenamew.
-#include "loopcheck/core/listener_decode.hpp"
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/listeners/decode.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/platform/platform.hpp"
 
 // The shared header first: it sets FD_SETSIZE before winsock2.h, so every

@@ -1,6 +1,6 @@
 // The sockets loopcheck holds itself on Windows: listeners for the
 // self-check and tests, closed ports it reserves, and their addresses.
-#include "loopcheck/core/winsock_errors.hpp"
+#include "loopcheck/core/windows/winsock_errors.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "platform/win32/socket_helpers.hpp"

@@ -1,9 +1,9 @@
 // Windows: sockaddr conversion, opening a socket, WSA messages, select() timeouts.
 #include "platform/win32/socket_helpers.hpp"
 
-#include "loopcheck/core/untrusted.hpp"
-#include "loopcheck/core/utf16.hpp"
-#include "loopcheck/core/winsock_errors.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
+#include "loopcheck/core/text/utf16.hpp"
+#include "loopcheck/core/windows/winsock_errors.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "platform/common/sockaddr.hpp"
 

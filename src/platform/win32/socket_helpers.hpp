@@ -3,8 +3,8 @@
 // src/platform/win32/*.cpp.
 #pragma once
 
-#include "loopcheck/core/address.hpp"
-#include "loopcheck/core/duration.hpp"
+#include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/input/duration.hpp"
 #include "platform/win32/winsock.hpp"
 
 #include <cstdint>
@@ -26,7 +26,7 @@ std::optional<Address> from_sockaddr(const sockaddr* sa);
 std::string wsa_message(int code);
 
 /// UTF-8 from a Windows UTF-16 string (`length` units, or up to the NUL
-/// when negative); lone surrogates become U+FFFD (core/utf16.hpp).
+/// when negative); lone surrogates become U+FFFD (core/text/utf16.hpp).
 std::string utf8(const wchar_t* text, int length = -1);
 
 /// A non-blocking TCP socket that child processes do not inherit;

@@ -1,6 +1,6 @@
 // `loopcheck scan` as JSON ("loopcheck-scan/1", docs/scan.schema.json): every hit.
-#include "loopcheck/core/scan_cost.hpp"
-#include "loopcheck/core/scan_gate.hpp"
+#include "loopcheck/core/scan/cost.hpp"
+#include "loopcheck/core/scan/gate.hpp"
 #include "loopcheck/report/json.hpp"
 #include "report/json/writer.hpp"
 

@@ -1,5 +1,5 @@
 // `loopcheck wait` as JSON ("loopcheck-wait/2", docs/wait.schema.json).
-#include "loopcheck/core/listener_queries.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/report/json.hpp"
 #include "report/json/writer.hpp"
 #include "report/wait_lines.hpp"

@@ -3,8 +3,8 @@
 // nothing to parse.
 #pragma once
 
-#include "loopcheck/core/duration.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 
 #include <cstdint>
 #include <optional>

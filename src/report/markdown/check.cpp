@@ -1,9 +1,9 @@
 // The Markdown report, made to be pasted into a GitHub or GitLab issue: a
 // document (report/document.hpp) written by the Markdown back-end. The
 // terminal report (report/text/check.cpp) does not use it yet.
-#include "loopcheck/core/client_fold.hpp"
-#include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/clients/fold.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "report/document.hpp"
 #include "report/finding_order.hpp"

@@ -1,8 +1,8 @@
 // The document model's Markdown back-end: blocks a blank line apart, each
-// run neutralised for where it stands (core/untrusted.hpp), tables in GFM.
+// run neutralised for where it stands (core/text/untrusted.hpp), tables in GFM.
 #include "report/document.hpp"
 
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 
 namespace loopcheck::doc {
 

@@ -1,7 +1,7 @@
 // `loopcheck scan` as Markdown for a ticket: client, config and server hits
 // as a table.
-#include "loopcheck/core/scan_cost.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/scan/cost.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "report/scan_cells.hpp"
 

@@ -3,7 +3,7 @@
 // Mermaid's parser, whose quoting rules differ from Markdown's.
 #include "report/markdown/staircase_chart.hpp"
 
-#include "loopcheck/core/address.hpp"
+#include "loopcheck/core/input/address.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -2,7 +2,7 @@
 // one bar per retry limit. Shared by the staircase's Markdown report.
 #pragma once
 
-#include "loopcheck/core/staircase.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
 
 #include <string>
 

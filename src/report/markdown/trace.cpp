@@ -2,8 +2,8 @@
 // verdict, what ran, a table of the groups, each group's Windows rows and
 // fix. Every sentence comes from report/trace_lines.cpp (escaped once
 // there) and goes through escape_markdown here.
-#include "loopcheck/core/duration.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "report/trace_lines.hpp"
 

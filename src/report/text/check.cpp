@@ -2,11 +2,11 @@
 // resolver order, findings, what each client pays, and the fix; system
 // facts last. The addresses' and the clients' parts are in
 // check_addresses.cpp and check_clients.cpp.
-#include "loopcheck/core/client_fold.hpp"
-#include "loopcheck/core/exit_codes.hpp"
-#include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/text.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/clients/fold.hpp"
+#include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
+#include "loopcheck/core/text/text.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/finding_order.hpp"
 #include "report/phrasing.hpp"

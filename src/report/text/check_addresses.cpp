@@ -1,7 +1,7 @@
 // The terminal report's addresses: the address table in resolver order,
 // the resolution detail, curl's own localhost probes and who listens.
-#include "loopcheck/core/listener_queries.hpp"
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "report/text/bars.hpp"
 #include "report/text/check_parts.hpp"
 #include "report/text/table.hpp"

@@ -1,8 +1,8 @@
 // The terminal report's clients: what each client pays, folded by outcome
 // (every row with -v) and projected on Windows, and --emulate's measured
 // clients beside the model.
-#include "loopcheck/core/client_fold.hpp"
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/clients/fold.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "report/text/check_parts.hpp"
 #include "report/text/table.hpp"
 

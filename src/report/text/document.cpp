@@ -4,7 +4,7 @@
 // colour only when asked for.
 #include "report/document.hpp"
 
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "report/text/bars.hpp"
 #include "report/text/table.hpp"
 

@@ -1,10 +1,10 @@
 // `loopcheck scan` as text: the one-line summary, the risky hits with where,
 // who listens, the cost here and on Windows and the fix, the server binds,
 // then counts (one screen unless -v).
-#include "loopcheck/core/scan_cost.hpp"
-#include "loopcheck/core/scan_gate.hpp"
-#include "loopcheck/core/text.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/scan/cost.hpp"
+#include "loopcheck/core/scan/gate.hpp"
+#include "loopcheck/core/text/text.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/scan_cells.hpp"
 

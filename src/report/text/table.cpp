@@ -3,7 +3,7 @@
 // table broke mid-word across the whole row at 80 and 120 columns).
 #include "report/text/table.hpp"
 
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -2,8 +2,8 @@
 // and host:port what was refused, what it cost here and on Windows, and the
 // fix; one screen (80x24) unless -v, which adds every group, every client
 // row and every connect.
-#include "loopcheck/core/duration.hpp"
-#include "loopcheck/core/untrusted.hpp"
+#include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/text/table.hpp"
 #include "report/text/writer.hpp"

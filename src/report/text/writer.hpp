@@ -2,7 +2,7 @@
 // prose wrapped at the style's width (shared by the text renderers).
 #pragma once
 
-#include "loopcheck/core/text.hpp"
+#include "loopcheck/core/text/text.hpp"
 #include "loopcheck/report/text.hpp"
 #include "report/document.hpp"
 
