@@ -1,7 +1,7 @@
 // loopcheck trace's pure half: the runtime from an executable, names
 // inferred, the groups, their cost on Windows, the fix and the exit code,
 // over TraceRun values built here.
-#include "core/trace/runtime.hpp"
+#include "loopcheck/core/trace/runtime.hpp"
 #include "loopcheck/core/clients/impact.hpp"
 #include "loopcheck/core/trace/report.hpp"
 #include "support/catch.hpp"

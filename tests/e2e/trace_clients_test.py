@@ -124,6 +124,8 @@ def check(name, args, port, *, runtime, v6_first, exit_code, server_up=True):
         fail(f"{where}: no group for port {port}")
     elif runtime and g["runtime"] != runtime:
         fail(f"{where}: runtime {g['runtime']!r}, wanted {runtime!r}")
+    elif runtime in ("go", "node", "python") and not g["runtime_version"]:
+        fail(f"{where}: no {runtime} version read from the executable")
     if v6_first and server_up and g and g["fallbacks"] < 1:
         fail(f"{where}: no fallback counted in {g}")
     if code != exit_code:
@@ -236,7 +238,9 @@ def main():
             b = subprocess.run([go, "build", "-o", os.path.join(tmp, "dial"), os.path.join(tmp, "dial.go")],
                                capture_output=True, text=True, env=env, timeout=600)
             if b.returncode == 0:
-                clients.append(("go net.Dial (static)", [os.path.join(tmp, "dial")], None, True, None))
+                # "go" and its version from the binary's build info: the run
+                # layer reads it (a static binary has no name to go by).
+                clients.append(("go net.Dial (static)", [os.path.join(tmp, "dial")], "go", True, None))
             else:
                 skipped.append(f"go build failed: {b.stderr.strip()[:200]}")
         else:

@@ -9,10 +9,10 @@
 
 #include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
-#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/input/machine.hpp"
-#include "loopcheck/core/result.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/measure/sample.hpp"
+#include "loopcheck/core/result.hpp"
 #include "loopcheck/core/text/untrusted.hpp"
 
 #include <cstddef>
@@ -103,6 +103,12 @@ struct TextFile {
 /// `max_bytes` of it. Only a regular file is read: a FIFO, a device or a
 /// directory is named as such and not opened, so nothing blocks on it.
 TextFile read_text_file(const std::string& path, std::size_t max_bytes);
+
+/// Up to `length` bytes of the regular file at `path` (UTF-8) from
+/// `offset`, fewer at its end; empty when it is not a regular file or
+/// cannot be read. For trace's runtime identification (a bounded read of
+/// an executable: a Go binary's build info, a version string).
+std::string read_file_range(const std::string& path, std::uint64_t offset, std::size_t length);
 
 /// Non-blocking connects in flight, waited on together: the one connect
 /// primitive each OS implements. The run layer's connect driver is its one

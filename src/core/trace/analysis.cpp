@@ -3,7 +3,7 @@
 // each group lost here, and the exit code. What the groups cost on Windows
 // and their fix are trace_cost.cpp's.
 #include "core/trace/cost.hpp"
-#include "core/trace/runtime.hpp"
+#include "loopcheck/core/trace/runtime.hpp"
 #include "loopcheck/core/trace/report.hpp"
 
 #include <algorithm>

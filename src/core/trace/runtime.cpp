@@ -1,6 +1,6 @@
 // Which runtime a traced process is (trace_runtime.hpp): names first, then
 // a few bounded reads of the executable through the run layer's reader.
-#include "core/trace/runtime.hpp"
+#include "loopcheck/core/trace/runtime.hpp"
 
 #include <algorithm>
 #include <array>

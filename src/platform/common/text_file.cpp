@@ -76,4 +76,20 @@ TextFile read_text_file(const std::string& utf8_path, std::size_t max_bytes) {
     return out;
 }
 
+std::string read_file_range(const std::string& utf8_path, std::uint64_t offset,
+                            std::size_t length) {
+    const auto path = path_from_utf8(utf8_path);
+    std::error_code ec;
+    // Regular files only: a FIFO or a device would block or never end.
+    if (!std::filesystem::is_regular_file(path, ec))
+        return {};
+    std::ifstream in(path, std::ios::binary);
+    if (!in || !in.seekg(static_cast<std::streamoff>(offset)))
+        return {};
+    std::string out(length, '\0');
+    in.read(out.data(), static_cast<std::streamsize>(length));
+    out.resize(static_cast<std::size_t>(in.gcount()));
+    return out;
+}
+
 } // namespace loopcheck::platform
