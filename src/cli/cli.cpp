@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fmt/format.h>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <string_view>

@@ -9,6 +9,7 @@
 #include "loopcheck/run/audit.hpp"
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 
 namespace loopcheck {

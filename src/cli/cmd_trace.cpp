@@ -12,6 +12,7 @@
 #include "loopcheck/run/version.hpp"
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 
 namespace loopcheck {

@@ -510,7 +510,8 @@ std::string powershell_script() {
             fmt::format("        {} = {}\n", ps_quoted(fmt::format("{} {}", own.command, own.name)),
                         ps_quoted(own.words));
     out += "    }\n";
-    out += "    # Each command's arguments: words, 'path' for what PowerShell completes itself (file names), '' for none.\n";
+    out += "    # Each command's arguments: words, 'path' for what PowerShell completes itself "
+           "(file names), '' for none.\n";
     out += "    $arguments = @{\n";
     for (const auto& f : commands()) {
         std::string_view what;

@@ -3,6 +3,7 @@
 // prints them, and completions/ holds them as generated.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

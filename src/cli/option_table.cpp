@@ -11,6 +11,7 @@
 #include "loopcheck/run/staircase.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace loopcheck {
 

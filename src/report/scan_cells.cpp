@@ -4,6 +4,7 @@
 #include "loopcheck/core/scan/cost.hpp"
 #include "loopcheck/core/text/untrusted.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

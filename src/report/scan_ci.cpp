@@ -8,6 +8,7 @@
 #include "report/json/writer.hpp"
 #include "report/scan_cells.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 #include <vector>

@@ -5,6 +5,7 @@
 #include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/text/untrusted.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

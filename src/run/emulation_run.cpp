@@ -9,6 +9,7 @@
 #include "run/connect_driver.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace loopcheck {
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <fmt/format.h>
 #include <functional>
 #include <mutex>
@@ -71,7 +72,8 @@ Result<std::vector<Wanted>> resolve_wanted(const std::vector<ListenSpec>& specs,
     for (const auto& spec : specs) {
         Wanted w{&spec, {}, spec.kind != ListenSpec::Kind::dual};
         if (spec.kind == ListenSpec::Kind::name) {
-            auto resolved = Resolver(FamilyFilter::any).addresses(name_target(spec.host, spec.port));
+            auto resolved =
+                Resolver(FamilyFilter::any).addresses(name_target(spec.host, spec.port));
             if (!resolved)
                 return resolved.error();
             for (const auto& a : *resolved)
@@ -135,8 +137,8 @@ Result<ListenResult> serve(const std::vector<Opened>& sockets, Micros deadline,
     };
     std::vector<std::thread> threads;
     for (const auto& o : sockets)
-        if (!start_thread(threads, [&serve_one, &o] { serve_one(o); }, sockets.size(), error,
-                          error_mutex)) {
+        if (!start_thread(
+                threads, [&serve_one, &o] { serve_one(o); }, sockets.size(), error, error_mutex)) {
             request_stop();
             break;
         }
@@ -167,8 +169,8 @@ Result<ListenResult> run_listen(const ListenRequest& request) {
             listening.push_back({o.bound, o.v6only});
         request.on_listening(listening);
     }
-    const Micros deadline = request.duration ? platform::monotonic_now() + *request.duration
-                                             : Micros::max();
+    const Micros deadline =
+        request.duration ? platform::monotonic_now() + *request.duration : Micros::max();
     return serve(sockets, deadline, request);
 }
 

@@ -2,8 +2,8 @@
 // conclusions, emulations, exit code.
 #include "run/measure.hpp"
 
-#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"

@@ -16,8 +16,8 @@ namespace loopcheck {
 /// request.max_probes connects.
 /// Targets from index `expect_refused_from` on are expected to refuse (the
 /// self-check's closed ports).
-Result<Report> measure(std::vector<Target> targets, const CheckRequest& request, const ProgressFn& progress,
-               const Result<ListenerTable>* table = nullptr,
-               std::size_t expect_refused_from = SIZE_MAX);
+Result<Report> measure(std::vector<Target> targets, const CheckRequest& request,
+                       const ProgressFn& progress, const Result<ListenerTable>* table = nullptr,
+                       std::size_t expect_refused_from = SIZE_MAX);
 
 } // namespace loopcheck

@@ -2,8 +2,8 @@
 // schedule over the connect driver (src/run/probe.cpp).
 #pragma once
 
-#include "loopcheck/run/progress.hpp"
 #include "loopcheck/core/measure/sample.hpp"
+#include "loopcheck/run/progress.hpp"
 
 #include <span>
 #include <vector>

@@ -12,6 +12,7 @@
 #include "run/targets.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

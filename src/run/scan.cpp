@@ -17,6 +17,7 @@
 #include "run/measure.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <set>
 #include <span>

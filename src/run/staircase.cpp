@@ -101,8 +101,7 @@ std::vector<std::vector<Sample>> probe_limits(const std::vector<Probed>& address
 
 } // namespace
 
-Result<StaircaseReport> run_staircase(const StaircaseRequest& request,
-                                      const ProgressFn& progress) {
+Result<StaircaseReport> run_staircase(const StaircaseRequest& request, const ProgressFn& progress) {
     StaircaseReport report;
     report.loopcheck_version = std::string(version());
     report.system = platform::system_facts();
@@ -111,8 +110,8 @@ Result<StaircaseReport> run_staircase(const StaircaseRequest& request,
     report.count = request.count;
 
     std::vector<platform::Socket> held;
-    auto addresses = request.target ? resolve_target(*request.target)
-                                    : reserve_closed_ports(held, report.notes);
+    auto addresses =
+        request.target ? resolve_target(*request.target) : reserve_closed_ports(held, report.notes);
     if (!addresses)
         return addresses.error();
 

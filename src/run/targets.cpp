@@ -4,12 +4,14 @@
 #include "run/targets.hpp"
 
 #include "loopcheck/core/input/hosts.hpp"
-#include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/core/listeners/local_targets.hpp"
+#include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <fmt/format.h>
 #include <set>
 #include <tuple>

@@ -3,11 +3,11 @@
 // (src/run/targets.cpp).
 #pragma once
 
+#include "loopcheck/core/input/target.hpp"
 #include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/listeners/local_targets.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/input/target.hpp"
 
 #include <cstdint>
 #include <map>

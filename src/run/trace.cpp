@@ -6,6 +6,7 @@
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/trace.hpp"
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>

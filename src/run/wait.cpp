@@ -10,6 +10,7 @@
 #include "run/wait_poll.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <set>
 

@@ -12,6 +12,7 @@
 #include "run/connect_driver.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
@@ -107,9 +108,7 @@ public:
             return clock + (std::min(until_, next_stale(won_)) - t);
         return clock + std::max(Micros{0}, poll_wake(t) - t) + Micros{1};
     }
-    void completed(ConnectDriver& /*driver*/, ConnectDriver::Completion&& c) override {
-        finish(c);
-    }
+    void completed(ConnectDriver& /*driver*/, ConnectDriver::Completion&& c) override { finish(c); }
     void after_wait(ConnectDriver& /*driver*/, Micros /*now*/) override {
         if (phase_ == Phase::confirming)
             return;
@@ -197,8 +196,8 @@ private:
         Micros wake = std::min(r_.limit, t + max_sleep);
         for (const auto& p : pollers_) {
             if (!p.in_flight.empty()) // the oldest is the first to expire
-                wake = std::min(wake,
-                                driver_.started_at(p.in_flight.front()) - start_ + unanswered_limit);
+                wake = std::min(wake, driver_.started_at(p.in_flight.front()) - start_ +
+                                          unanswered_limit);
             if (p.in_flight.size() < max_in_flight && wants_poll(p))
                 wake = std::min(wake, p.next);
         }

@@ -1,8 +1,8 @@
 // The poll schedule of `loopcheck wait` (src/run/wait_poll.cpp).
 #pragma once
 
-#include "loopcheck/core/measure/wait.hpp"
 #include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/measure/wait.hpp"
 #include "loopcheck/run/progress.hpp"
 
 namespace loopcheck {

@@ -3,6 +3,7 @@
 #include "cli/cli.hpp"
 #include "support/catch.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 

@@ -29,11 +29,8 @@ TEST_CASE("the shared options' defaults", "[options]") {
 }
 
 TEST_CASE("the shared options as typed", "[options]") {
-    auto r = validate_common({.timeout = "250ms",
-                              .threshold = "1.5",
-                              .color = "never",
-                              .markdown = true,
-                              .verbose = 5});
+    auto r = validate_common(
+        {.timeout = "250ms", .threshold = "1.5", .color = "never", .markdown = true, .verbose = 5});
     REQUIRE(r.ok());
     CHECK(r->timeout == 250ms);
     CHECK(r->threshold == 1500ms);

@@ -2,13 +2,14 @@
 // aiohttp before and after aiohappyeyeballs, asyncio without a delay,
 // Node.js without autoSelectFamily, Ruby, Perl and PHP; and every row's
 // libraries and connection reuse.
-#include "loopcheck/core/clients/table.hpp"
 #include "loopcheck/core/clients/impact.hpp"
+#include "loopcheck/core/clients/table.hpp"
 #include "support/catch.hpp"
 #include "support/client_row.hpp"
 #include "support/scenario.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 

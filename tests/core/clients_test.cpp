@@ -3,6 +3,7 @@
 #include "support/client_row.hpp"
 #include "support/scenario.hpp"
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>

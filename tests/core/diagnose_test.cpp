@@ -6,6 +6,7 @@
 #include "support/text.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>

@@ -46,7 +46,8 @@ TEST_CASE("odd bytes in a hosts file are kept exactly, and escaped for a termina
 TEST_CASE("the resolution note names the OS's own rule", "[hosts]") {
     const HostsLine v4{1, "127.0.0.1 localhost", Family::ipv4};
     const HostsLine v6{2, "::1 localhost", Family::ipv6};
-    CHECK(resolution_note(Os::windows, "localhost", {}).find("Windows answers") != std::string::npos);
+    CHECK(resolution_note(Os::windows, "localhost", {}).find("Windows answers") !=
+          std::string::npos);
     CHECK(resolution_note(Os::linux_, "localhost", {v4, v6}).find("RFC 6724") != std::string::npos);
     CHECK(resolution_note(Os::linux_, "localhost", {v4}).find("only IPv4") != std::string::npos);
     CHECK(resolution_note(Os::linux_, "localhost", {v6}).find("only IPv6") != std::string::npos);

@@ -4,6 +4,8 @@
 #include "loopcheck/core/listeners/queries.hpp"
 #include "support/catch.hpp"
 
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -442,8 +444,10 @@ TEST_CASE("Windows: owners come from the process snapshot, without admin", "[lis
     // Process32NextW's rows on a machine with PostgreSQL and MySQL running
     // as services: OpenProcess refuses a normal user there, so there is
     // no full path, but the snapshot still names them.
-    const std::vector<WindowsProcess> snapshot{{0, "[System Process]"}, {4, "System"},
-                                               {1312, "postgres.exe"}, {2208, "mysqld.exe"},
+    const std::vector<WindowsProcess> snapshot{{0, "[System Process]"},
+                                               {4, "System"},
+                                               {1312, "postgres.exe"},
+                                               {2208, "mysqld.exe"},
                                                {7720, "ollama.exe"}};
     CHECK(windows_owner_name(1312, "", snapshot) == "postgres.exe");
     CHECK(windows_owner_name(2208, "", snapshot) == "mysqld.exe");

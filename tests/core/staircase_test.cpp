@@ -4,12 +4,12 @@
 #include "support/staircase_steps.hpp"
 #include "support/text.hpp"
 
+#include <cstdint>
 #include <vector>
 
 using namespace loopcheck;
 using namespace loopcheck::test;
 using namespace std::chrono_literals;
-
 
 TEST_CASE("least squares recovers the published 500 ms staircase", "[staircase]") {
     // Refused loopback connects on Windows 11 with MaxSynRetransmissions
@@ -62,7 +62,8 @@ TEST_CASE("Windows: a staircase without kernel counts is found by the fit", "[st
     std::vector<Sample> per_limit;
     for (int l = 0; l <= 5; ++l)
         per_limit.push_back(refused(Micros{800 + l * 500'000}));
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows);
+    auto a =
+        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows);
     CHECK(a.shape == StaircaseShape::retried);
     REQUIRE(a.fit_ms);
     CHECK(a.fit_ms->slope == Approx(500.0).margin(0.01));
@@ -213,7 +214,8 @@ TEST_CASE("Linux: flat, TCP_SYNCNT=0 rejected, and refusals are not retried", "[
         per_limit.push_back(refused(Micros{45 + (l % 2) * 5}, OptionState::applied, 0));
     per_limit[0].option = OptionState::refused;
     per_limit[0].option_error_name = "EINVAL";
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::linux_);
+    auto a =
+        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::linux_);
     CHECK(a.shape == StaircaseShape::flat);
     CHECK(a.fitted_limits == std::vector<int>{1, 2, 3, 4, 5});
     CHECK(a.steps[0].option == OptionState::refused);
@@ -261,7 +263,8 @@ TEST_CASE("a step cut off by --timeout is named", "[staircase]") {
         per_limit.push_back(refused(Micros{800 + l * 500'000}));
     per_limit[5].outcome = Outcome::timeout;
     per_limit[5].latency = 2s;
-    auto a = conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows);
+    auto a =
+        conclude_staircase(make_ipv4(127, 0, 0, 1, 9), true, steps_from(per_limit), Os::windows);
     CHECK(a.shape == StaircaseShape::retried);
     CHECK(a.fitted_limits == std::vector<int>{0, 1, 2, 3, 4});
     CHECK(contains(a.conclusion, "timed out at limit 5"));

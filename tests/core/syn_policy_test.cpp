@@ -1,6 +1,8 @@
 #include "loopcheck/core/measure/syn_policy.hpp"
 #include "support/catch.hpp"
 
+#include <cstdint>
+
 using namespace loopcheck;
 
 TEST_CASE("the Windows build gate is libuv's: 10.0.16299 (1709)", "[syn_policy]") {

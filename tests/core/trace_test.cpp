@@ -1,12 +1,13 @@
 // loopcheck trace's pure half: the runtime from an executable, names
 // inferred, the groups, their cost on Windows, the fix and the exit code,
 // over TraceRun values built here.
-#include "loopcheck/core/trace/runtime.hpp"
 #include "loopcheck/core/clients/impact.hpp"
 #include "loopcheck/core/trace/report.hpp"
+#include "loopcheck/core/trace/runtime.hpp"
 #include "support/catch.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 

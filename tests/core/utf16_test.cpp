@@ -15,8 +15,10 @@ TEST_CASE("a localized Winsock message keeps its letters", "[utf16]") {
     // returns UTF-16; FormatMessageA gave the ANSI code page instead).
     CHECK(utf16_to_utf8(u"Aucune connexion n\u2019a pu \u00eatre \u00e9tablie car "
                         u"l\u2019ordinateur cible l\u2019a express\u00e9ment refus\u00e9e.") ==
-          "Aucune connexion n\xe2\x80\x99" "a pu \xc3\xaatre \xc3\xa9tablie car "
-          "l\xe2\x80\x99ordinateur cible l\xe2\x80\x99" "a express\xc3\xa9ment refus\xc3\xa9"
+          "Aucune connexion n\xe2\x80\x99"
+          "a pu \xc3\xaatre \xc3\xa9tablie car "
+          "l\xe2\x80\x99ordinateur cible l\xe2\x80\x99"
+          "a express\xc3\xa9ment refus\xc3\xa9"
           "e.");
     CHECK(utf16_to_utf8(u"\u5bfe\u8c61\u306e\u30b3\u30f3\u30d4\u30e5\u30fc\u30bf\u30fc") ==
           "\xe5\xaf\xbe\xe8\xb1\xa1\xe3\x81\xae\xe3\x82\xb3\xe3\x83\xb3\xe3\x83\x94\xe3\x83\xa5"

@@ -10,6 +10,7 @@
 #include "support/scenario.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <random>

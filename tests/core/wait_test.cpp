@@ -4,6 +4,7 @@
 #include "loopcheck/core/measure/wait.hpp"
 #include "support/catch.hpp"
 
+#include <cstdint>
 #include <string>
 
 using namespace loopcheck;

@@ -1,6 +1,7 @@
 #include "loopcheck/core/windows/tcp_info.hpp"
 #include "support/catch.hpp"
 
+#include <cstdint>
 #include <vector>
 
 using namespace loopcheck;

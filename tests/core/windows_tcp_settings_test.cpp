@@ -10,9 +10,9 @@ using loopcheck::test::contains;
 TEST_CASE("one value when every template that sets the limit agrees", "[windows_tcp_settings]") {
     // Get-NetTCPSetting on Windows 11: Automatic leaves it unset.
     const std::optional<int> n = std::nullopt;
-    std::vector<TcpSettingRow> rows{{"Automatic", n, n},  {"InternetCustom", 4, n},
+    std::vector<TcpSettingRow> rows{{"Automatic", n, n},        {"InternetCustom", 4, n},
                                     {"DatacenterCustom", 4, n}, {"Compat", 4, n},
-                                    {"Datacenter", 4, n}, {"Internet", 4, n}};
+                                    {"Datacenter", 4, n},       {"Internet", 4, n}};
     CHECK(summarize_max_syn_retransmissions(rows) == "4");
 }
 
@@ -34,12 +34,9 @@ namespace {
 /// `Set-NetTCPSetting -SettingName InternetCustom -MaxSynRetransmissions 2`,
 /// as the WMI rows come back (Automatic leaves the limit unset).
 std::vector<TcpSettingRow> only_internet_custom_changed(std::optional<int> use_custom) {
-    return {{"Automatic", std::nullopt, use_custom},
-            {"InternetCustom", 2, use_custom},
-            {"DatacenterCustom", 4, use_custom},
-            {"Compat", 4, use_custom},
-            {"Datacenter", 4, use_custom},
-            {"Internet", 4, use_custom}};
+    return {{"Automatic", std::nullopt, use_custom}, {"InternetCustom", 2, use_custom},
+            {"DatacenterCustom", 4, use_custom},     {"Compat", 4, use_custom},
+            {"Datacenter", 4, use_custom},           {"Internet", 4, use_custom}};
 }
 
 } // namespace
@@ -102,8 +99,7 @@ TEST_CASE("the picked template missing: agreement still answers, disagreement do
     REQUIRE(e.value);
     CHECK(*e.value == 4);
     CHECK(e.setting.empty());
-    std::vector<TcpSettingRow> differ{{"Compat", 4, std::nullopt},
-                                      {"Datacenter", 2, std::nullopt}};
+    std::vector<TcpSettingRow> differ{{"Compat", 4, std::nullopt}, {"Datacenter", 2, std::nullopt}};
     CHECK_FALSE(effective_max_syn_retransmissions(differ, false).value);
     CHECK(max_syn_retransmissions_report(differ, false).first == "Compat=4, Datacenter=2");
     CHECK(max_syn_retransmissions_report(differ, false).second.empty());

@@ -2,8 +2,8 @@
 // then the real binary against listeners the test opens (as root and as an
 // unprivileged user).
 #include "loopcheck/core/diagnose/audit.hpp"
-#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "support/catch.hpp"
 #include "support/child.hpp"
@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <filesystem>
 #include <fmt/format.h>
 #include <string>

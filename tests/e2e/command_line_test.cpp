@@ -7,6 +7,7 @@
 #include "support/helpers.hpp"
 #include "support/process.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <regex>

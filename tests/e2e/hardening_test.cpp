@@ -15,10 +15,10 @@
 #include <functional>
 #include <grp.h>
 #include <netinet/in.h>
-#include <sys/socket.h>
 #include <pwd.h>
 #include <string>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -58,8 +58,8 @@ TEST_CASE("a closed stdin, stdout or stderr never becomes a probe socket", "[har
 namespace {
 
 /// Runs loopcheck with stdout on `fd` (closed here afterwards).
-RunResult with_stdout(const std::vector<std::string>& args, int fd,
-                      const std::function<void()>& prepare = [] {}) {
+RunResult with_stdout(
+    const std::vector<std::string>& args, int fd, const std::function<void()>& prepare = [] {}) {
     auto r = fork_loopcheck(args, prepare, fd);
     ::close(fd);
     return r;
@@ -86,7 +86,8 @@ TEST_CASE("a report, help or version that cannot be written is exit 5, not the v
           "[hardening]") {
     const ClosedPort down;
     const std::vector<std::vector<std::string>> commands = {
-        {"--json", down.target()}, {"audit"},
+        {"--json", down.target()},
+        {"audit"},
         {"--help"},
         {"--version"},
         {"wait", "--help"},
@@ -190,10 +191,9 @@ RunResult with_hosts_file(const std::string& file, const std::string& args) {
 /// Root, a mount namespace and a bind mount over /etc/hosts all work here
 /// (a container without CAP_SYS_ADMIN has the first and not the others).
 bool can_bind_mount_hosts() {
-    return ::geteuid() == 0 &&
-           run_command("unshare -m --propagation private sh -c "
-                       "'mount --bind /etc/hosts /etc/hosts'")
-                   .exit_code == 0;
+    return ::geteuid() == 0 && run_command("unshare -m --propagation private sh -c "
+                                           "'mount --bind /etc/hosts /etc/hosts'")
+                                       .exit_code == 0;
 }
 
 std::string temp_path(const char* name) {
@@ -265,7 +265,8 @@ TEST_CASE("wait: up on ::1 only with 127.0.0.1 refused warns as the check would,
     const auto port = std::to_string(ntohs(a6.sin6_port));
     const auto hosts = temp_path("loopcheck_v6_first_hosts_");
     std::ofstream(hosts) << "::1 localhost\n127.0.0.1 localhost\n";
-    const auto r = v4_held ? with_hosts_file(hosts, "wait --for 2s localhost:" + port) : RunResult{};
+    const auto r =
+        v4_held ? with_hosts_file(hosts, "wait --for 2s localhost:" + port) : RunResult{};
     std::filesystem::remove(hosts);
     ::close(v4);
     ::close(v6);
@@ -277,8 +278,7 @@ TEST_CASE("wait: up on ::1 only with 127.0.0.1 refused warns as the check would,
     CHECK(contains(r.out, "127.0.0.1 refused: some clients never try ::1 and fail"));
 }
 
-TEST_CASE("listen: a thread that cannot start is one error line and a clean exit",
-          "[hardening]") {
+TEST_CASE("listen: a thread that cannot start is one error line and a clean exit", "[hardening]") {
     // RLIMIT_NPROC counts every process and thread of the real user, and
     // root is exempt: the child becomes `nobody`, who runs nothing else.
     if (::geteuid() != 0) {

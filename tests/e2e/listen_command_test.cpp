@@ -10,6 +10,7 @@
 #include "support/process.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <string>
 
 using namespace loopcheck;

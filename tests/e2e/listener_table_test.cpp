@@ -8,7 +8,9 @@
 #include "support/process.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>

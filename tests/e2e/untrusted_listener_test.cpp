@@ -10,6 +10,7 @@
 #include "support/process.hpp"
 #include "support/untrusted_checks.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>

@@ -1,7 +1,7 @@
 // Listeners in the check's report: attached from a table (or marked
 // unavailable), and shown the same in text, JSON and Markdown.
-#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/listeners/local_targets.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
 #include "loopcheck/report/text.hpp"

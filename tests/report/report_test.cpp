@@ -2,11 +2,11 @@
 // compared byte for byte with tests/golden/. Run with
 // LOOPCHECK_UPDATE_GOLDEN=1 to rewrite the files after a deliberate change,
 // then review the diff.
-#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"
 #include "loopcheck/core/diagnose/selfcheck.hpp"
-#include "loopcheck/core/listeners/servers.hpp"
 #include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/listeners/servers.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/text/text.hpp"
 #include "loopcheck/report/json.hpp"
 #include "loopcheck/report/markdown.hpp"
@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>

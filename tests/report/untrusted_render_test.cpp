@@ -53,7 +53,8 @@ TEST_CASE("escape_text: every control class becomes a visible escape", "[untrust
          "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x90\x8d"},
         {"Markdown syntax is text's business only in Markdown", "a|b](x)`c", "a|b](x)`c"},
         // Issue 28: Unicode's format characters (category Cf) hide or act.
-        {"BOM, word joiner, zero-width space", "\xef\xbb\xbf"
+        {"BOM, word joiner, zero-width space",
+         "\xef\xbb\xbf"
          "a\xe2\x81\xa0"
          "b\xe2\x80\x8b",
          "\\ufeffa\\u2060b\\u200b"},

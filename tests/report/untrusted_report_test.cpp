@@ -2,8 +2,8 @@
 // no control or bidi byte reaches text, Markdown tables keep their columns
 // and no name opens a link or a code span; JSON carries the name exactly.
 #include "loopcheck/core/diagnose/audit.hpp"
-#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/listeners/local_targets.hpp"
+#include "loopcheck/core/measure/conclude.hpp"
 #include "loopcheck/core/measure/staircase.hpp"
 #include "loopcheck/core/text/text.hpp"
 #include "loopcheck/core/text/untrusted.hpp"

@@ -1,7 +1,7 @@
 // --emulate run for real (src/run/emulation_run.cpp) against
 // listeners the test opens.
-#include "run/emulation_run.hpp"
 #include "loopcheck/platform/platform.hpp"
+#include "run/emulation_run.hpp"
 #include "support/catch.hpp"
 #include "support/helpers.hpp"
 

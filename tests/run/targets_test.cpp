@@ -20,9 +20,8 @@ TEST_CASE("the resolver: a literal is its own address, a name gets the port", "[
     const auto first = resolver.addresses(*parse_target("localhost:8000"));
     REQUIRE(first.ok());
     REQUIRE_FALSE(first->empty());
-    CHECK(std::all_of(first->begin(), first->end(), [](const Address& a) {
-        return a.port == 8000 && is_loopback(a);
-    }));
+    CHECK(std::all_of(first->begin(), first->end(),
+                      [](const Address& a) { return a.port == 8000 && is_loopback(a); }));
     // The same name on another port: the same order, the other port.
     const auto second = resolver.addresses(*parse_target("localhost:9000"));
     REQUIRE(second.ok());

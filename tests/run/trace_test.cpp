@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <netinet/in.h>
 #include <poll.h>

@@ -3,6 +3,7 @@
 #include "core/scan/classify.hpp"
 #include "support/catch.hpp"
 
+#include <cstdint>
 #include <string>
 
 using namespace loopcheck;

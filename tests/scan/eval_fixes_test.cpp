@@ -5,6 +5,7 @@
 #include "loopcheck/core/scan/cost.hpp"
 #include "support/catch.hpp"
 
+#include <cstdint>
 #include <string>
 
 using namespace loopcheck;

@@ -1,6 +1,6 @@
 // loopcheck scan: finding loopback references in a line, and file languages.
-#include "loopcheck/core/scan/scan.hpp"
 #include "core/scan/context.hpp"
+#include "loopcheck/core/scan/scan.hpp"
 #include "support/catch.hpp"
 
 using namespace loopcheck;

@@ -6,6 +6,8 @@
 #include "loopcheck/core/scan/gate.hpp"
 #include "support/catch.hpp"
 
+#include <cstdint>
+
 using namespace loopcheck;
 
 namespace {

@@ -4,8 +4,8 @@
 #include "core/scan/classify.hpp"
 #include "core/scan/client.hpp"
 #include "loopcheck/core/clients/impact.hpp"
-#include "loopcheck/core/scan/cost.hpp"
 #include "loopcheck/core/listeners/servers.hpp"
+#include "loopcheck/core/scan/cost.hpp"
 #include "support/catch.hpp"
 
 #include <string>

@@ -5,9 +5,11 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <netinet/in.h>
 #include <poll.h>
 #include <spawn.h>
@@ -112,8 +114,8 @@ RunResult spawn_loopcheck(const std::vector<std::string>& args, int closed) {
     return collect(pid, paths);
 }
 
-RunResult fork_loopcheck(const std::vector<std::string>& args,
-                         const std::function<void()>& prepare, int out_fd) {
+RunResult fork_loopcheck(const std::vector<std::string>& args, const std::function<void()>& prepare,
+                         int out_fd) {
     const TempPaths paths;
     std::vector<std::string> words{LOOPCHECK_EXE};
     words.insert(words.end(), args.begin(), args.end());
@@ -142,9 +144,13 @@ TestListener::TestListener() : fd_(loopback_socket()) {
     port_ = bound_port(fd_);
 }
 
-TestListener::~TestListener() { ::close(fd_); }
+TestListener::~TestListener() {
+    ::close(fd_);
+}
 
-std::string TestListener::target() const { return "127.0.0.1:" + std::to_string(port_); }
+std::string TestListener::target() const {
+    return "127.0.0.1:" + std::to_string(port_);
+}
 
 std::size_t TestListener::accepted() {
     for (;;) {
@@ -166,9 +172,13 @@ std::size_t TestListener::accepted() {
 
 ClosedPort::ClosedPort() : fd_(loopback_socket()), port_(bound_port(fd_)) {}
 
-ClosedPort::~ClosedPort() { ::close(fd_); }
+ClosedPort::~ClosedPort() {
+    ::close(fd_);
+}
 
-std::string ClosedPort::target() const { return "127.0.0.1:" + std::to_string(port_); }
+std::string ClosedPort::target() const {
+    return "127.0.0.1:" + std::to_string(port_);
+}
 
 } // namespace loopcheck::test
 #endif

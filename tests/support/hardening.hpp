@@ -22,8 +22,8 @@ RunResult spawn_loopcheck(const std::vector<std::string>& args, int closed);
 /// when -1), stderr in a temporary file, then `prepare` in the child (set a
 /// limit, ignore a signal, drop privileges), then exec. `prepare` must only
 /// make async-signal-safe calls.
-RunResult fork_loopcheck(const std::vector<std::string>& args,
-                         const std::function<void()>& prepare, int out_fd = -1);
+RunResult fork_loopcheck(const std::vector<std::string>& args, const std::function<void()>& prepare,
+                         int out_fd = -1);
 
 /// A TCP listener on 127.0.0.1 that never reads until asked: then it
 /// accepts what is queued and counts the bytes those clients sent.

@@ -6,6 +6,7 @@
 #include "support/catch.hpp"
 #include "support/text.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 

@@ -2,16 +2,17 @@
 // nothing: whatever a format shows, every format can show.
 #pragma once
 
-#include "loopcheck/core/input/address.hpp"
-#include "loopcheck/core/diagnose/diagnose.hpp"
 #include "loopcheck/core/clients/emulation.hpp"
+#include "loopcheck/core/diagnose/diagnose.hpp"
+#include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/hosts.hpp"
-#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/measure/sample.hpp"
 #include "loopcheck/core/measure/stats.hpp"
-#include "loopcheck/core/input/target.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

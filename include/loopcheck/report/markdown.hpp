@@ -4,11 +4,11 @@
 
 #include "loopcheck/core/diagnose/audit.hpp"
 #include "loopcheck/core/input/listen_spec.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
+#include "loopcheck/core/measure/wait.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/scan/scan.hpp"
-#include "loopcheck/core/measure/staircase.hpp"
 #include "loopcheck/core/trace/report.hpp"
-#include "loopcheck/core/measure/wait.hpp"
 
 #include <string>
 

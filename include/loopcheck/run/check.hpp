@@ -3,9 +3,9 @@
 #pragma once
 
 #include "loopcheck/core/clients/emulation.hpp"
+#include "loopcheck/core/input/target.hpp"
 #include "loopcheck/core/report.hpp"
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/input/target.hpp"
 #include "loopcheck/run/progress.hpp"
 
 #include <cstddef>

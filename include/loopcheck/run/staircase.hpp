@@ -1,9 +1,9 @@
 // `loopcheck staircase` as a request and its report (src/run/staircase.cpp).
 #pragma once
 
-#include "loopcheck/core/result.hpp"
-#include "loopcheck/core/measure/staircase.hpp"
 #include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/measure/staircase.hpp"
+#include "loopcheck/core/result.hpp"
 #include "loopcheck/run/progress.hpp"
 
 #include <optional>

@@ -14,9 +14,9 @@ struct WaitRequest {
     std::vector<Target> targets;
     WaitGoal goal = WaitGoal::any_address;
     bool strict = false;
-    Micros limit{30'000'000};  ///< --for
-    Micros interval{25'000};   ///< --interval
-    std::string command_line;  ///< as the report shows it
+    Micros limit{30'000'000}; ///< --for
+    Micros interval{25'000};  ///< --interval
+    std::string command_line; ///< as the report shows it
 };
 
 /// Resolves every target (a name that does not resolve is not waited for),

@@ -5,6 +5,7 @@
 #include "loopcheck/core/input/duration.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fmt/format.h>
 
 namespace loopcheck {

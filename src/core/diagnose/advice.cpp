@@ -1,8 +1,8 @@
 // The advice half of the diagnosis: the fixes to offer (client settings,
 // the address to use, the server to start or rebind), the exit code and the
 // one-line verdict, from the findings diagnose.cpp made.
-#include "core/diagnose/listeners.hpp"
 #include "core/diagnose/diagnoser.hpp"
+#include "core/diagnose/listeners.hpp"
 #include "core/diagnose/verdict.hpp"
 #include "loopcheck/core/clients/impact.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"

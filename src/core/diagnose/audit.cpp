@@ -5,6 +5,7 @@
 #include "loopcheck/core/listeners/queries.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>

@@ -1,12 +1,13 @@
 // The diagnosis engine: the findings for one target, then the advice (below).
 #include "loopcheck/core/diagnose/diagnose.hpp"
 
-#include "core/diagnose/listeners.hpp"
 #include "core/diagnose/diagnoser.hpp"
+#include "core/diagnose/listeners.hpp"
 #include "core/diagnose/verdict.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace loopcheck {

@@ -1,8 +1,8 @@
 // The diagnosis engine's inside, shared by the files that implement it:
 // diagnose.cpp (the findings, their covers), diagnose_waits.cpp and
 // diagnose_advice.cpp (the fixes, the exit code and the verdict). Each
-// finding and fix is a fact (core/diagnose/facts.hpp); report/phrasing.cpp words it. Not part of core's
-// interface: use diagnose().
+// finding and fix is a fact (core/diagnose/facts.hpp); report/phrasing.cpp words it. Not part of
+// core's interface: use diagnose().
 #pragma once
 
 #include "core/diagnose/listeners.hpp"

@@ -1,8 +1,8 @@
 // The diagnosis engine's findings about waiting (core/diagnose/diagnoser.hpp): a
 // connect that got no answer, an accept slower than the threshold, an accept
 // that waited out a full accept queue.
-#include "core/diagnose/listeners.hpp"
 #include "core/diagnose/diagnoser.hpp"
+#include "core/diagnose/listeners.hpp"
 
 namespace loopcheck::detail {
 

@@ -4,7 +4,9 @@
 #include "loopcheck/core/text/text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {
@@ -21,11 +23,12 @@ std::uint16_t word_at(const Address& a, int i) {
 
 std::string ipv6_string(const Address& a) {
     // RFC 5952 section 5: a v4-mapped address keeps its IPv4 part dotted.
-    const bool mapped = std::all_of(a.bytes.begin(), a.bytes.begin() + 10,
-                                    [](std::uint8_t b) { return b == 0; }) &&
-                        a.bytes[10] == 0xff && a.bytes[11] == 0xff;
+    const bool mapped =
+        std::all_of(a.bytes.begin(), a.bytes.begin() + 10, [](std::uint8_t b) { return b == 0; }) &&
+        a.bytes[10] == 0xff && a.bytes[11] == 0xff;
     if (mapped && a.scope_id == 0)
-        return fmt::format("::ffff:{}.{}.{}.{}", a.bytes[12], a.bytes[13], a.bytes[14], a.bytes[15]);
+        return fmt::format("::ffff:{}.{}.{}.{}", a.bytes[12], a.bytes[13], a.bytes[14],
+                           a.bytes[15]);
     // RFC 5952 section 4.2: compress the longest run of two or more zero
     // words (the first one on a tie) and nothing else.
     int best_start = -1, best_len = 0;

@@ -5,11 +5,11 @@
 #include "loopcheck/core/text/text.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <optional>
 #include <cctype>
+#include <cstdint>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <optional>
 
 namespace loopcheck {
 
@@ -83,16 +83,15 @@ std::vector<HostsLine> config_lines(std::string_view content, std::size_t most, 
 } // namespace
 
 std::vector<HostsLine> hosts_lines_for(std::string_view content, std::string_view name) {
-    return config_lines(content, SIZE_MAX,
-                        [&](const auto& f) -> std::optional<std::optional<Family>> {
-                            // An entry is an address followed by one or more names.
-                            if (f.size() < 2 || std::none_of(f.begin() + 1, f.end(), [&](auto n) {
-                                    return same_name(n, name);
-                                }))
-                                return std::nullopt;
-                            const auto address = parse_ip_literal(f.front());
-                            return address ? std::optional(address->family) : std::nullopt;
-                        });
+    return config_lines(
+        content, SIZE_MAX, [&](const auto& f) -> std::optional<std::optional<Family>> {
+            // An entry is an address followed by one or more names.
+            if (f.size() < 2 ||
+                std::none_of(f.begin() + 1, f.end(), [&](auto n) { return same_name(n, name); }))
+                return std::nullopt;
+            const auto address = parse_ip_literal(f.front());
+            return address ? std::optional(address->family) : std::nullopt;
+        });
 }
 
 std::vector<HostsLine> gai_conf_rules(std::string_view content) {
@@ -158,8 +157,8 @@ std::string gai_rules_words(const std::vector<HostsLine>& gai_rules) {
 
 } // namespace
 
-std::string resolution_note(Os os, std::string_view name,
-                            const std::vector<HostsLine>& lines, std::span<const Address> order,
+std::string resolution_note(Os os, std::string_view name, const std::vector<HostsLine>& lines,
+                            std::span<const Address> order,
                             const std::vector<HostsLine>& gai_rules) {
     const bool is_localhost = same_name(name, "localhost");
     if (os == Os::windows)

@@ -4,6 +4,7 @@
 #include "loopcheck/core/input/target.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

@@ -2,6 +2,7 @@
 #include "loopcheck/core/listeners/decode.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -221,9 +222,10 @@ std::optional<std::vector<MibRow>> join_mib_tables(std::span<const MibTableRead>
             rows.insert(rows.end(), r.rows->begin(), r.rows->end());
             continue;
         }
-        missing += fmt::format("{}{} listeners could not be listed: {}", missing.empty() ? "" : "; ",
-                               r.family == Family::ipv4 ? "IPv4" : "IPv6",
-                               r.error.empty() ? "no reason given" : r.error);
+        missing +=
+            fmt::format("{}{} listeners could not be listed: {}", missing.empty() ? "" : "; ",
+                        r.family == Family::ipv4 ? "IPv4" : "IPv6",
+                        r.error.empty() ? "no reason given" : r.error);
     }
     if (!any)
         return std::nullopt;

@@ -4,6 +4,7 @@
 #include "loopcheck/core/listeners/queries.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 namespace loopcheck {

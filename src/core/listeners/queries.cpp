@@ -2,6 +2,7 @@
 #include "loopcheck/core/listeners/queries.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <tuple>
 

@@ -2,6 +2,7 @@
 #include "loopcheck/core/measure/netstat.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 namespace loopcheck {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -122,7 +123,8 @@ std::string not_refused_words(const std::string& where, const std::vector<StairS
         "{} was not refused ({}{}), so there is no refusal to time: a staircase needs a "
         "port where nothing listens. Run `loopcheck staircase` without a target to use a "
         "closed port loopcheck reserves.",
-        where, outcome_name(o), o == Outcome::timeout ? "; a filtered port, or raise --timeout" : "");
+        where, outcome_name(o),
+        o == Outcome::timeout ? "; a filtered port, or raise --timeout" : "");
 }
 
 /// The kernel's SYN counts at the fitted limits.
@@ -255,8 +257,9 @@ StaircaseAddress conclude_staircase(const Address& address, bool reserved,
     const KernelCounts counts = fit_steps(out);
 
     std::string tail;
-    const auto timed_out =
-        std::find_if(st.begin(), st.end(), [](auto& s) { return s.outcome == Outcome::timeout && !s.interrupted; });
+    const auto timed_out = std::find_if(st.begin(), st.end(), [](auto& s) {
+        return s.outcome == Outcome::timeout && !s.interrupted;
+    });
     if (timed_out != st.end())
         tail = fmt::format(" The connect timed out at limit {}: raise --timeout to see the "
                            "higher steps.",

@@ -2,6 +2,7 @@
 #include "loopcheck/core/measure/syn_policy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

@@ -4,8 +4,8 @@
 // "on Windows" column runs, so the two commands agree on every library.
 #pragma once
 
-#include "loopcheck/core/clients/table.hpp"
 #include "loopcheck/core/clients/algorithms.hpp"
+#include "loopcheck/core/clients/table.hpp"
 
 #include <string_view>
 

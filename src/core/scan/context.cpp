@@ -6,6 +6,7 @@
 #include "loopcheck/core/text/text.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <tuple>
 

@@ -5,12 +5,14 @@
 
 #include "core/scan/client.hpp"
 #include "loopcheck/core/clients/fold.hpp"
-#include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"
+#include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/scan/pins.hpp"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdint>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>

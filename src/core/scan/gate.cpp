@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>

@@ -4,6 +4,8 @@
 #include "core/scan/classify.hpp"
 #include "loopcheck/core/text/text.hpp"
 
+#include <cstdint>
+
 namespace loopcheck {
 
 namespace {

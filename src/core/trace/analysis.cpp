@@ -3,10 +3,11 @@
 // each group lost here, and the exit code. What the groups cost on Windows
 // and their fix are trace_cost.cpp's.
 #include "core/trace/cost.hpp"
-#include "loopcheck/core/trace/runtime.hpp"
 #include "loopcheck/core/trace/report.hpp"
+#include "loopcheck/core/trace/runtime.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 

@@ -1,11 +1,12 @@
 // A traced group's cost on Windows and its fix (trace_cost.hpp).
 #include "core/trace/cost.hpp"
 
-#include "loopcheck/core/clients/table.hpp"
 #include "loopcheck/core/clients/impact.hpp"
+#include "loopcheck/core/clients/table.hpp"
 #include "loopcheck/core/listeners/queries.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 
 namespace loopcheck {

@@ -1,5 +1,6 @@
 // Windows' configured SYN retry limit as the report shows it.
 #include "loopcheck/core/windows/tcp_settings.hpp"
+
 #include "loopcheck/core/text/untrusted.hpp"
 
 #include <fmt/format.h>

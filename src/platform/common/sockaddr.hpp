@@ -11,6 +11,7 @@
 #include "loopcheck/platform/platform.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
 #include <optional>

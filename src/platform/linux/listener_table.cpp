@@ -4,8 +4,8 @@
 // namespace, but only the owners of processes they may ptrace.
 #include "loopcheck/core/listeners/decode.hpp"
 #include "loopcheck/core/listeners/queries.hpp"
-#include "loopcheck/core/measure/netstat.hpp"
 #include "loopcheck/core/listeners/servers.hpp"
+#include "loopcheck/core/measure/netstat.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "platform/posix/small_file.hpp"
@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>

@@ -12,6 +12,7 @@
 #include "platform/linux/trace_timing.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fmt/format.h>
 #include <sys/epoll.h>

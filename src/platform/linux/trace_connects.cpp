@@ -9,6 +9,8 @@
 #include "platform/linux/trace_timing.hpp"
 
 // clang-format off
+#include <cstdint>
+#include <chrono>
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>

@@ -17,6 +17,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>

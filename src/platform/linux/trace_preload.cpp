@@ -5,6 +5,8 @@
 #include "platform/linux/trace_preload.hpp"
 
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -2,6 +2,7 @@
 // and what /proc says about it (executable, arguments, thread group).
 #include "platform/linux/trace_session.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

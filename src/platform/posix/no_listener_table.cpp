@@ -3,6 +3,8 @@
 // check itself still runs; its report says listener data is unavailable.
 #include "loopcheck/platform/platform.hpp"
 
+#include <cstdint>
+
 namespace loopcheck::platform {
 
 Result<ListenerTable> list_listeners(std::optional<std::uint16_t> /*port*/,

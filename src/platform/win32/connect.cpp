@@ -6,14 +6,16 @@
 #include "loopcheck/core/measure/syn_policy.hpp"
 #include "loopcheck/core/windows/tcp_info.hpp"
 #include "loopcheck/core/windows/winsock_errors.hpp"
-#include "platform/common/connect_book.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
+#include "platform/common/connect_book.hpp"
 #include "platform/win32/socket_helpers.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <fmt/format.h>
+#include <memory>
 
 // After the Winsock headers (platform/win32/socket_helpers.hpp) it relies on.
 #include "platform/common/sockaddr.hpp"

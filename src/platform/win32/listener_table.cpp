@@ -16,6 +16,7 @@
 // iphlpapi.h and tlhelp32.h build on both.
 #include "platform/win32/socket_helpers.hpp"
 // clang-format off
+#include <cstdint>
 #include <iphlpapi.h>
 #include <tlhelp32.h>
 // clang-format on

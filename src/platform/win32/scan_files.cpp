@@ -8,6 +8,7 @@
 #include "platform/common/utf8_path.hpp"
 #include "platform/win32/winsock.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>

@@ -5,6 +5,7 @@
 #include "report/json/writer.hpp"
 #include "report/phrasing.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

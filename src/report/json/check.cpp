@@ -6,6 +6,8 @@
 #include "report/json/writer.hpp"
 #include "report/phrasing.hpp"
 
+#include <cstdint>
+
 namespace loopcheck {
 
 namespace {

@@ -2,6 +2,7 @@
 #include "loopcheck/report/json.hpp"
 #include "report/json/writer.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

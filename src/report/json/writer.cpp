@@ -2,6 +2,7 @@
 #include "report/json/writer.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

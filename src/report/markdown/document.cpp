@@ -20,7 +20,7 @@ std::string runs(const Text& text, MarkdownPlace where) {
             break;
         case Run::Kind::prose:
             piece = escape_markdown(plain_spaces(r.text)); // Markdown wraps for itself
-                break;
+            break;
         case Run::Kind::code:
             piece = markdown_code(r.text, where);
             break;

@@ -7,6 +7,7 @@
 #include "report/text/table.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <string_view>

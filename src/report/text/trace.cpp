@@ -9,6 +9,7 @@
 #include "report/text/writer.hpp"
 #include "report/trace_lines.hpp"
 
+#include <cstdint>
 #include <fmt/format.h>
 
 namespace loopcheck {

@@ -4,10 +4,9 @@
 #pragma once
 
 #include "loopcheck/core/clients/impact.hpp"
-#include "loopcheck/core/result.hpp"
-#include "loopcheck/core/measure/sample.hpp"
-
 #include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/measure/sample.hpp"
+#include "loopcheck/core/result.hpp"
 
 #include <span>
 #include <string>

@@ -5,9 +5,9 @@
 // algorithm and constant.
 #pragma once
 
-#include "loopcheck/core/input/address.hpp"
-#include "loopcheck/core/clients/table.hpp"
 #include "loopcheck/core/clients/algorithms.hpp"
+#include "loopcheck/core/clients/table.hpp"
+#include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/input/machine.hpp"
 #include "loopcheck/core/measure/observation.hpp"

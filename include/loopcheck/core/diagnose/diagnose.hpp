@@ -6,13 +6,14 @@
 
 #include "loopcheck/core/clients/impact.hpp"
 #include "loopcheck/core/diagnose/facts.hpp"
-#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/measure/netstat.hpp"
 #include "loopcheck/core/measure/observation.hpp"
 #include "loopcheck/core/result.hpp"
-#include "loopcheck/core/input/target.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>

@@ -7,11 +7,11 @@
 
 #include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
-#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
+#include "loopcheck/core/listeners/servers.hpp"
 #include "loopcheck/core/measure/netstat.hpp"
 #include "loopcheck/core/measure/sample.hpp"
-#include "loopcheck/core/listeners/servers.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -2,9 +2,10 @@
 // and what the resolver does on top. Pure; the caller reads the file.
 #pragma once
 
-#include "loopcheck/core/input/machine.hpp"
 #include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/input/machine.hpp"
 #include "loopcheck/core/text/untrusted.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -41,8 +42,7 @@ std::vector<HostsLine> gai_conf_rules(std::string_view content);
 /// hosts file says, derived from the `order` the resolver returned and the
 /// gai.conf rules that shaped it; empty when there is nothing specific to
 /// say. With no `order`, it claims no order.
-std::string resolution_note(Os os, std::string_view name,
-                            const std::vector<HostsLine>& lines,
+std::string resolution_note(Os os, std::string_view name, const std::vector<HostsLine>& lines,
                             std::span<const Address> order = {},
                             const std::vector<HostsLine>& gai_rules = {});
 

@@ -5,13 +5,13 @@
 
 #include "loopcheck/core/listeners/listener.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace loopcheck {
-
 
 /// Whether a connect to `to` reaches listener `l`: the same port, and the
 /// bound address is `to` itself or the wildcard of its family. An IPv4

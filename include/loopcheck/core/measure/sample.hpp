@@ -5,6 +5,7 @@
 #include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

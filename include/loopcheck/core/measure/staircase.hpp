@@ -7,11 +7,12 @@
 
 #include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
-#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/input/machine.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
 #include "loopcheck/core/measure/sample.hpp"
 #include "loopcheck/core/measure/stats.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>

@@ -6,11 +6,12 @@
 
 #include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
-#include "loopcheck/core/listeners/listener.hpp"
-#include "loopcheck/core/result.hpp"
-#include "loopcheck/core/measure/sample.hpp"
 #include "loopcheck/core/input/target.hpp"
+#include "loopcheck/core/listeners/listener.hpp"
+#include "loopcheck/core/measure/sample.hpp"
+#include "loopcheck/core/result.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "loopcheck/core/listeners/listener.hpp"
-#include "loopcheck/core/scan/scan.hpp"
 #include "loopcheck/core/listeners/servers.hpp"
+#include "loopcheck/core/scan/scan.hpp"
 
 #include <span>
 #include <string>

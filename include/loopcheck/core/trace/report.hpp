@@ -5,8 +5,8 @@
 // and the exit code. Facts only: the reporters put them in words.
 #pragma once
 
-#include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/clients/table.hpp"
+#include "loopcheck/core/input/address.hpp"
 #include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/trace/trace.hpp"
 
