@@ -3,14 +3,14 @@
 # do not edit. Regenerate: loopcheck_docgen --write . (docs/hacking.md).
 _loopcheck_options() {
     case "$1" in
-        audit) echo '-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --no-pair' ;;
-        listen) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --for --allow-any' ;;
-        scan) echo '-h --help -t --timeout --json --markdown --color -v --verbose -q --quiet --no-probe --strict --exit-zero --baseline --write-baseline --since --output --format' ;;
-        staircase) echo '-h --help -t --timeout --format --json --markdown --color -v --verbose -q --quiet -n --count --ascii' ;;
-        trace) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --windows-order --windows-timing --threshold' ;;
-        wait) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --for --interval --all-addresses --strict --down' ;;
+        audit) echo '-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --no-pair' ;;
+        listen) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --for --allow-any' ;;
+        scan) echo '-h --help -t --timeout --json --markdown --color -v --verbose -q --quiet --redact --no-redact --no-probe --strict --exit-zero --baseline --write-baseline --since --output --format' ;;
+        staircase) echo '-h --help -t --timeout --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact -n --count --ascii' ;;
+        trace) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --windows-order --windows-timing --threshold' ;;
+        wait) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --for --interval --all-addresses --strict --down' ;;
         completion) echo '-h --help' ;;
-        *) echo '-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --expect --quick --no-pair --syn-retries --max-probes --emulate' ;;
+        *) echo '-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --expect --quick --no-pair --syn-retries --max-probes --emulate' ;;
     esac
 }
 

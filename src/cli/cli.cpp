@@ -23,11 +23,14 @@ namespace loopcheck {
 
 namespace {
 
-std::string join_command_line(int argc, char** argv) {
+std::string join_command_line(int argc, char** argv, Secrets secrets) {
     std::string out = "loopcheck";
     for (int i = 1; i < argc; ++i) {
-        // A URL's "user:pass@" never reaches a report (issue 28).
-        std::string arg = redact_userinfo(argv[i]);
+        // A URL's "user:pass@" and query values never reach a report, nor
+        // an argument after --token and its kind (docs/usage.md, Redaction).
+        std::string arg = secrets == Secrets::keep
+                              ? std::string(argv[i])
+                              : redact_argument(argv[i], i > 1 ? argv[i - 1] : "");
         const bool plain =
             !arg.empty() && arg.find_first_of(" \t\"'$`\\|&;<>()*?[]{}!#~") == std::string::npos;
         out += ' ';
@@ -45,7 +48,8 @@ std::string join_command_line(int argc, char** argv) {
 
 /// The check's command as the parse's result, or its usage error (printed).
 ParsedCommandLine checked(const CheckArgs& args, int argc, char** argv) {
-    auto command = check_command(args, join_command_line(argc, argv));
+    const Secrets secrets = args.common.no_redact ? Secrets::keep : Secrets::redact;
+    auto command = check_command(args, join_command_line(argc, argv, secrets));
     if (!command) {
         // `loopcheck wiat`: a typo of a command, not a target without a port.
         if (!args.targets.empty())

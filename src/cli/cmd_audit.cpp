@@ -63,7 +63,7 @@ int run(const AuditArgs& args) {
     progress.clear();
     if (!audit)
         return run_failure(audit.error());
-    return write_report(common->format,
+    return write_report(common->output(),
                         {[&] { return render_text(*audit, text_style(common->color)); },
                          [&] { return render_json(*audit); },
                          [&] { return render_markdown(*audit); }},

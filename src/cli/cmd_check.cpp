@@ -84,7 +84,7 @@ Result<CheckCommand> check_command(const CheckArgs& a, std::string command_line)
     }
     r.targets.reserve(a.targets.size()); // 10,000 targets: no regrowth moving them all
     for (const auto& text : a.targets) {
-        auto t = parse_target(text);
+        auto t = parse_target(text, c.output.redaction.secrets);
         if (!t)
             return t.error();
         r.targets.push_back(std::move(*t));
@@ -115,7 +115,7 @@ int run_check_command(const CheckCommand& command) {
     if (!report)
         return run_failure(report.error());
     return write_report(
-        command.output.format,
+        command.output,
         {[&] {
              return render_text(*report,
                                 text_style(command.output.color, command.output.verbosity > 0));

@@ -95,6 +95,7 @@ int run(ScanArgs args) {
     request.no_probe = args.no_probe;
     request.name_skips = common->verbosity > 0;
     request.exit_zero = args.exit_zero;
+    request.secrets = common->redaction.secrets;
     request.baseline = args.baseline;
     request.since = args.since;
     request.timeout = common->timeout;
@@ -113,18 +114,18 @@ int run(ScanArgs args) {
     if (!args.output.empty()) {
         const std::string doc =
             *output_format(args.output) == CiFormat::sarif ? render_sarif(*r) : render_json(*r);
-        if (auto error = write_file(args.output, doc))
+        if (auto error = write_file(args.output, redacted_report(common->output(), doc)))
             return report_error(exit_code::usage,
                                 fmt::format("cannot write --output {}: {}",
                                             Untrusted(args.output).escaped(), *error));
     }
     if (ci == CiFormat::sarif)
-        return write_stdout(render_sarif(*r), r->exit_code);
+        return write_stdout(redacted_report(common->output(), render_sarif(*r)), r->exit_code);
     if (ci == CiFormat::github)
-        return write_stdout(render_github(*r), r->exit_code);
+        return write_stdout(redacted_report(common->output(), render_github(*r)), r->exit_code);
     if (ci == CiFormat::short_lines)
-        return write_stdout(render_short(*r), r->exit_code);
-    return write_report(common->format,
+        return write_stdout(redacted_report(common->output(), render_short(*r)), r->exit_code);
+    return write_report(common->output(),
                         {[&] { return render_text(*r, text_style(common->color), verbose); },
                          [&] { return render_json(*r); }, [&] { return render_markdown(*r); }},
                         r->exit_code);

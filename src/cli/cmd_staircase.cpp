@@ -43,7 +43,7 @@ int run(const StaircaseArgs& o) {
     request.count = o.count;
     request.timeout = common->timeout;
     if (!o.target.empty()) {
-        auto t = parse_target(o.target);
+        auto t = parse_target(o.target, common->redaction.secrets);
         if (!t)
             return usage_failure(t.error().message);
         request.target = std::move(*t);
@@ -57,7 +57,7 @@ int run(const StaircaseArgs& o) {
     progress.clear();
     if (!report)
         return run_failure(report.error());
-    return write_report(common->format,
+    return write_report(common->output(),
                         {[&] { return render_text(*report, bar_style(o.ascii)); },
                          [&] { return render_json(*report); },
                          [&] { return render_markdown(*report); }},

@@ -40,6 +40,7 @@ int run(const TraceArgs& args) {
     request.command = args.command;
     request.windows_order = args.windows_order;
     request.windows_timing = args.windows_timing;
+    request.secrets = common->redaction.secrets;
     auto traced = run_trace(request);
     if (!traced)
         return run_failure(traced.error());
@@ -48,7 +49,7 @@ int run(const TraceArgs& args) {
     const auto facts = platform::system_facts();
     r.os = facts.os_name + " " + facts.os_version;
     const bool verbose = common->verbosity > 0;
-    return write_report(common->format,
+    return write_report(common->output(),
                         {[&] { return render_text(r, text_style(common->color, verbose)); },
                          [&] { return render_json(r); }, [&] { return render_markdown(r); }},
                         r.exit_code);

@@ -29,7 +29,7 @@ struct WaitArgs {
     CommonArgs common;
 };
 
-std::string command_line(const WaitArgs& a) {
+std::string command_line(const WaitArgs& a, Secrets secrets) {
     std::string out = "loopcheck wait";
     if (a.limit != "30s")
         out += " --for " + a.limit;
@@ -43,7 +43,8 @@ std::string command_line(const WaitArgs& a) {
         out += " --down";
     for (const auto& t : a.targets)
         out += " " + t;
-    return redact_userinfo(out); // a URL's "user:pass@" never reaches a report
+    // A URL's "user:pass@" and query values never reach a report.
+    return secrets == Secrets::keep ? out : redact_urls(out);
 }
 
 /// The request from what was typed, or the one-line usage error.
@@ -65,7 +66,7 @@ Result<WaitRequest> wait_request(const WaitArgs& a) {
     if (a.down && (a.all_addresses || a.strict))
         return usage_error("--down excludes --all-addresses and --strict");
     for (const auto& text : a.targets) {
-        auto t = parse_target(text);
+        auto t = parse_target(text, common->redaction.secrets);
         if (!t)
             return t.error();
         r.targets.push_back(std::move(*t));
@@ -75,7 +76,7 @@ Result<WaitRequest> wait_request(const WaitArgs& a) {
     r.strict = a.strict;
     r.goal = a.down ? WaitGoal::down
                     : (a.all_addresses ? WaitGoal::all_addresses : WaitGoal::any_address);
-    r.command_line = command_line(a);
+    r.command_line = command_line(a, common->redaction.secrets);
     return r;
 }
 
@@ -90,7 +91,7 @@ int run(const WaitArgs& a) {
     LiveLine live(live_lines_wanted(common->verbosity));
     const WaitReport r = run_wait(*request, live.function());
     live.clear();
-    return write_report(common->format,
+    return write_report(common->output(),
                         {[&] { return render_text(r, text_style(ColorMode::never)); },
                          [&] { return render_json(r); }, [&] { return render_markdown(r); }},
                         r.exit_code);

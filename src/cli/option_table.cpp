@@ -182,6 +182,23 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .help = "print nothing on stderr but errors",
      .text = "print nothing on stderr but errors (no live wait line)",
      .example = "loopcheck -q localhost:8000"},
+    {.names = "--redact",
+     .kind = flag,
+     .commands = reporting,
+     .help = "write home directories as ~ in every format, not only in Markdown",
+     .text = "write home directories (`/home/NAME`, `/Users/NAME`, `C:\\Users\\NAME`, "
+             "`$HOME`) as `~` in the text and JSON reports too; Markdown, the format pasted "
+             "into tickets, always does. Secrets are redacted in every format without it "
+             "([Redaction](#redaction))",
+     .example = "loopcheck scan --json --redact . > scan.json"},
+    {.names = "--no-redact",
+     .kind = flag,
+     .commands = reporting,
+     .help = "show URL query values, credentials and home paths as given (a private run)",
+     .text = "show what reports otherwise hide: a URL's `user:pass@`, its query and fragment "
+             "values, credential-named values in scanned lines and traced commands, and home "
+             "directories. For a run whose report stays on this machine",
+     .example = "loopcheck --no-redact 'http://localhost:8888/lab?token=...'"},
     {.names = "--expect",
      .kind = value,
      .value = "refused",

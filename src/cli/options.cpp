@@ -141,6 +141,8 @@ void add_common_options(CLI::App& app, CommonArgs& args, Command command) {
     add_table_option(app, command, "--color", args.color);
     add_table_option(app, command, "--verbose", args.verbose);
     add_table_option(app, command, "--quiet", args.quiet);
+    add_table_option(app, command, "--redact", args.redact);
+    add_table_option(app, command, "--no-redact", args.no_redact);
 }
 
 std::optional<IntegerBounds> integer_bounds(std::string_view command, std::string_view option) {
@@ -196,6 +198,8 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
         return usage_error("choose one output format");
     if (args.quiet && args.verbose > 0)
         return usage_error("-q and -v exclude each other");
+    if (args.redact && args.no_redact)
+        return usage_error("--redact and --no-redact exclude each other");
     out.timeout = *timeout;
     out.threshold = *threshold;
     out.format = args.json || args.format == "json"           ? Format::json
@@ -205,6 +209,7 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
                 : args.color == "never" ? ColorMode::never
                                         : ColorMode::automatic;
     out.verbosity = args.quiet ? -1 : std::min(args.verbose, 2);
+    out.redaction = {args.no_redact ? Secrets::keep : Secrets::redact, args.redact};
     return out;
 }
 
@@ -245,11 +250,25 @@ int run_failure(const Error& error) {
     return report_error(code, error.message);
 }
 
-int write_report(Format format, const Renderings& renderings, int verdict) {
-    const auto& render = format == Format::json       ? renderings.json
-                         : format == Format::markdown ? renderings.markdown
-                                                      : renderings.text;
-    return write_stdout(render ? render() : renderings.text(), verdict);
+int write_report(const Output& output, const Renderings& renderings, int verdict) {
+    const auto& render = output.format == Format::json       ? renderings.json
+                         : output.format == Format::markdown ? renderings.markdown
+                                                             : renderings.text;
+    return write_stdout(redacted_report(output, render ? render() : renderings.text()), verdict);
+}
+
+std::string redacted_report(const Output& output, std::string text) {
+    const Redaction& r = output.redaction;
+    if (r.secrets == Secrets::keep || (output.format != Format::markdown && !r.home_everywhere))
+        return text;
+    // HOME on POSIX (and in Git Bash or MSYS on Windows), USERPROFILE in
+    // cmd and PowerShell; redact_home knows every user's /home/NAME and
+    // C:\Users\NAME besides.
+    const auto home = platform::environment_variable("HOME");
+    text = redact_home(text, home.value_or(""));
+    if (const auto profile = platform::environment_variable("USERPROFILE"))
+        text = redact_home(text, *profile);
+    return text;
 }
 
 int write_stdout(std::string_view text, int verdict) {

@@ -5,6 +5,7 @@
 
 #include "cli/option_table.hpp"
 #include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/input/redact.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/report/text.hpp"
@@ -26,12 +27,23 @@ namespace loopcheck {
 enum class Format : std::uint8_t { text, json, markdown };
 enum class ColorMode : std::uint8_t { automatic, always, never };
 
-/// How a command's report is written: format, colour, and how much goes
-/// to stderr.
+/// What a report hides (docs/usage.md, "Redaction"): secrets always,
+/// unless --no-redact; home paths in Markdown (the format pasted into
+/// tickets), and with --redact in every format.
+struct Redaction {
+    Secrets secrets = Secrets::redact;
+    bool home_everywhere = false; ///< --redact
+
+    friend bool operator==(const Redaction&, const Redaction&) = default;
+};
+
+/// How a command's report is written: format, colour, how much goes to
+/// stderr, and what it hides.
 struct Output {
     Format format = Format::text;
     ColorMode color = ColorMode::automatic;
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
+    Redaction redaction{};
 
     friend bool operator==(const Output&, const Output&) = default;
 };
@@ -65,6 +77,7 @@ struct CommonArgs {
     std::string format = "text";
     std::string color = "auto";
     bool json = false, markdown = false, quiet = false;
+    bool redact = false, no_redact = false;
     int verbose = 0;
     /// Set during the parse when a shared option that does not apply to
     /// this command was typed: its one-line reason (validate_common fails).
@@ -78,8 +91,9 @@ struct CommonOptions {
     Format format = Format::text;
     ColorMode color = ColorMode::automatic;
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
+    Redaction redaction{};
 
-    [[nodiscard]] Output output() const { return {format, color, verbosity}; }
+    [[nodiscard]] Output output() const { return {format, color, verbosity, redaction}; }
 };
 
 /// Declares the option `name` ("--timeout", or a positional's name) as
@@ -135,8 +149,14 @@ struct Renderings {
     std::function<std::string()> markdown;
 };
 
-/// Renders the report in `format` and writes it to stdout (write_stdout).
-[[nodiscard]] int write_report(Format format, const Renderings& renderings, int verdict);
+/// Renders the report in `output`'s format and writes it to stdout
+/// (write_stdout), redacted as `output` says (redacted_report).
+[[nodiscard]] int write_report(const Output& output, const Renderings& renderings, int verdict);
+
+/// A rendered report as `output` says it is shown: home directories
+/// written "~" in Markdown, and in every format with --redact; as it is
+/// with --no-redact. Every report leaves through here (a file too).
+std::string redacted_report(const Output& output, std::string text);
 
 /// Writes `text` to stdout, flushed: `verdict` when every byte was
 /// written, else exit_code::internal after one line on stderr naming the

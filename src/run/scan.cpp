@@ -4,6 +4,7 @@
 // check's own steps, joins them with the listener table, and concludes.
 #include "loopcheck/run/scan.hpp"
 
+#include "loopcheck/core/input/redact.hpp"
 #include "loopcheck/core/scan/cost.hpp"
 #include "loopcheck/core/scan/file.hpp"
 #include "loopcheck/core/scan/gate.hpp"
@@ -142,7 +143,7 @@ Result<Gate> read_gate(const ScanRequest& request, const std::string& first_root
 /// cannot be read. Files the config excludes are counted, not read; each
 /// file's hits are gated (suppression comments, fingerprints) as they come.
 std::optional<Error> scan_roots(const std::vector<std::string>& roots, ScanResult& r,
-                                bool name_skips, const Gate& gate) {
+                                bool name_skips, Secrets secrets, const Gate& gate) {
     std::string buffer; // one buffer for every file: memory stays flat
     for (const std::string& root : roots) {
         // What the listing puts before each path: "ROOT/" (none for ".").
@@ -171,6 +172,11 @@ std::optional<Error> scan_roots(const std::vector<std::string>& roots, ScanResul
             else
                 count_skip(r, path, as_core(skip), name_skips);
             gate_file_hits(buffer, lang, repo_path, std::span(r.hits).subspan(first_hit));
+            // A hit's line may hold a password or a token (a .env file's
+            // line, a URL's query): reports show it redacted.
+            if (secrets == Secrets::redact)
+                for (ScanHit& h : std::span(r.hits).subspan(first_hit))
+                    h.text = h.text.transformed([](std::string_view t) { return redact_line(t); });
             return !stop_requested();
         };
         auto listing = platform::list_scan_files(root, visit);
@@ -243,7 +249,7 @@ Result<ScanResult> run_scan(const ScanRequest& request, const ProgressFn& progre
     auto gate = read_gate(request, r.roots.front(), r);
     if (!gate)
         return gate.error();
-    if (auto error = scan_roots(r.roots, r, request.name_skips, *gate))
+    if (auto error = scan_roots(r.roots, r, request.name_skips, request.secrets, *gate))
         return *error;
     r.interrupted = stop_requested();
     r.endpoints = scan_endpoints(r.hits);

@@ -2,6 +2,8 @@
 // returns. The only caller of platform::trace_command.
 #include "loopcheck/run/trace.hpp"
 
+#include "loopcheck/core/input/redact.hpp"
+
 #include "loopcheck/core/trace/runtime.hpp"
 #include "loopcheck/platform/platform.hpp"
 #include "loopcheck/platform/trace.hpp"
@@ -49,6 +51,17 @@ void attach_listeners(TraceRun& run) {
             run.listeners.push_back(std::move(l));
 }
 
+/// Each argument as a report may show it: a credential after "--token", in
+/// "API_KEY=..." or a URL's query becomes "***".
+void redact_arguments(std::vector<std::string>& args) {
+    std::string previous;
+    for (std::string& a : args) {
+        std::string shown = redact_argument(a, previous);
+        previous = std::move(a);
+        a = std::move(shown);
+    }
+}
+
 } // namespace
 
 Result<TraceRun> run_trace(const TraceRequest& request) {
@@ -64,6 +77,11 @@ Result<TraceRun> run_trace(const TraceRequest& request) {
         return run;
     identify_runtimes(*run);
     attach_listeners(*run);
+    if (request.secrets == Secrets::redact) {
+        redact_arguments(run->command);
+        for (TraceProcess& p : run->processes)
+            redact_arguments(p.argv);
+    }
     return run;
 }
 

@@ -174,17 +174,37 @@ TEST_CASE("targets built without text equal the parsed text", "[target]") {
     same(address_target(ipv6_loopback(65535)), "[::1]:65535");
 }
 
+TEST_CASE("a URL's query and fragment values are redacted in the echo", "[target]") {
+    // Issue 36: the token Jupyter prints reached the Markdown five times.
+    auto t = parse_target("http://localhost:8888/lab?token=abc123#k=v");
+    REQUIRE(t);
+    CHECK(t->input == "http://localhost:8888/lab?token=***#k=***");
+    CHECK(t->redacted.query);
+    CHECK(t->redacted.fragment);
+    CHECK_FALSE(t->redacted.userinfo);
+    CHECK(t->port == 8888);
+    auto bare = parse_target("localhost:8888/tree?token=abc123");
+    REQUIRE(bare);
+    CHECK(bare->input == "localhost:8888/tree?token=***");
+    // --no-redact: as typed.
+    auto kept = parse_target("http://u:p@localhost:8888/lab?token=abc123", Secrets::keep);
+    REQUIRE(kept);
+    CHECK(kept->input == "http://u:p@localhost:8888/lab?token=abc123");
+    CHECK_FALSE(kept->redacted.any());
+    CHECK(kept->input.substr(kept->host_pos, kept->host_len) == "localhost");
+}
+
 TEST_CASE("a URL's userinfo is redacted in the echo, not in what is probed", "[target]") {
     // Issue 28: the Markdown report for a public ticket showed the password
     // five times.
     auto t = parse_target("http://user:pass@localhost:8000/path?q=1");
     REQUIRE(t);
-    CHECK(t->input == "http://***@localhost:8000/path?q=1");
+    CHECK(t->input == "http://***@localhost:8000/path?q=***");
     CHECK(t->userinfo_redacted);
     CHECK(t->host == "localhost");
     CHECK(t->port == 8000);
     CHECK(t->input.substr(t->host_pos, t->host_len) == "localhost");
-    CHECK(rewrite_host(*t, make_ipv4(127, 0, 0, 1)) == "http://***@127.0.0.1:8000/path?q=1");
+    CHECK(rewrite_host(*t, make_ipv4(127, 0, 0, 1)) == "http://***@127.0.0.1:8000/path?q=***");
 
     auto plain = parse_target("http://localhost:8000/a@b");
     REQUIRE(plain);
@@ -200,10 +220,10 @@ TEST_CASE("a URL's userinfo is redacted in the echo, not in what is probed", "[t
     // moved host_pos by its redaction and put it before the start of input.
     auto inner = parse_target("http://localhost:8000/x?next=http://user:pw@h/");
     REQUIRE(inner);
-    CHECK(inner->input == "http://localhost:8000/x?next=http://***@h/");
+    CHECK(inner->input == "http://localhost:8000/x?next=***"); // the query's value goes whole
     CHECK(inner->input.substr(inner->host_pos, inner->host_len) == "localhost");
     CHECK(rewrite_host(*inner, make_ipv4(127, 0, 0, 1)) ==
-          "http://127.0.0.1:8000/x?next=http://***@h/");
+          "http://127.0.0.1:8000/x?next=***");
     auto both = parse_target("wss://a:b@lo//x:http://user:pw@[::0@]:80/");
     REQUIRE(both);
     CHECK(both->input == "wss://***@lo//x:http://***@]:80/");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "loopcheck/core/input/duration.hpp"
+#include "loopcheck/core/input/redact.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/scan/scan.hpp"
 #include "loopcheck/run/progress.hpp"
@@ -17,6 +18,7 @@ struct ScanRequest {
     bool no_probe = false;          ///< static only: connect to nothing
     bool name_skips = false;        ///< -v: name every skipped file
     bool exit_zero = false;         ///< --exit-zero: report, exit 0 whatever was found
+    Secrets secrets = Secrets::redact; ///< --no-redact: hits' lines as read
     std::string baseline;           ///< --baseline FILE: fingerprints that do not fail the gate
     std::string since;              ///< --since REF: only lines changed since REF fail it
     Micros timeout{5'000'000};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "loopcheck/core/result.hpp"
+#include "loopcheck/core/input/redact.hpp"
 #include "loopcheck/core/trace/trace.hpp"
 
 #include <string>
@@ -17,6 +18,10 @@ struct TraceRequest {
     /// The getaddrinfo preload shim; empty: loopcheck-names.so beside the
     /// loopcheck executable (tests give the build tree's).
     std::string name_shim;
+    /// Secrets::redact: credential values in the command's and each
+    /// process's arguments are "***" in the run returned (`--token X`,
+    /// `API_KEY=X`, a URL's query) once the runtimes are named.
+    Secrets secrets = Secrets::redact;
 };
 
 /// Runs the command under the tracer and returns what it observed: every

@@ -31,7 +31,7 @@ struct HostPort {
 
 class Parser {
 public:
-    explicit Parser(std::string_view input) : input_(input) {}
+    Parser(std::string_view input, Secrets secrets) : input_(input), secrets_(secrets) {}
 
     Result<Target> run();
 
@@ -52,6 +52,7 @@ private:
     std::optional<Error> check_name(std::string_view host) const;
 
     std::string_view input_;
+    Secrets secrets_;
 };
 
 Result<std::uint16_t> Parser::parse_port(std::string_view digits) const {
@@ -259,9 +260,15 @@ Result<Target> Parser::run() {
     // Userinfo is redacted before and after the host on their own: the
     // host moves only by what went before it, and a URL in the path (as in
     // "http://lo/x?u=http://user:pw@h") is redacted without moving it.
+    // The query's and fragment's values go too ("/lab?token=...", what
+    // Jupyter prints): the connect never needs them.
+    if (secrets_ == Secrets::keep)
+        return t;
     const std::string_view whole = t.input;
     std::string head = redact_userinfo(whole.substr(0, t.host_pos), &t.userinfo_redacted);
-    const std::string tail = redact_userinfo(whole.substr(t.host_pos), &t.userinfo_redacted);
+    const std::string tail = redact_query(
+        redact_userinfo(whole.substr(t.host_pos), &t.userinfo_redacted), &t.redacted);
+    t.redacted.userinfo = t.userinfo_redacted;
     t.host_pos = head.size();
     t.input = std::move(head) + tail;
     return t;
@@ -325,11 +332,13 @@ std::string redact_credentials(std::string_view text) {
             out += text[end];
         pos = end + 1;
     }
-    return out;
+    // ...and a URL's query values, credential-named values (a quoted
+    // "--token=..." or "TOKEN=..." in a message).
+    return redact_line(out);
 }
 
-Result<Target> parse_target(std::string_view text) {
-    return Parser(text).run();
+Result<Target> parse_target(std::string_view text, Secrets secrets) {
+    return Parser(text, secrets).run();
 }
 
 Target name_target(std::string_view name, std::uint16_t port) {

@@ -5,6 +5,8 @@
 // keeping only its fingerprints, since a generated baseline can be large.
 #include "loopcheck/core/scan/gate.hpp"
 
+#include "loopcheck/core/input/redact.hpp"
+
 #include "core/scan/rules.hpp"
 #include "loopcheck/core/diagnose/exit_codes.hpp"
 
@@ -312,8 +314,11 @@ void gate_file_hits(std::string_view content, Lang lang, std::string_view repo_p
     }
     // Occurrences counted in file order: the n-th identical line keeps its
     // fingerprint when lines above it move.
+    // The fingerprint is of the line as reports show it, secrets redacted
+    // (whatever --no-redact says): a hash of a line with a short password
+    // in it would give the password away to a guess.
     for (ScanHit& h : file_hits) {
-        const std::string text = fold_spaces(h.text.escaped());
+        const std::string text = fold_spaces(redact_line(h.text.escaped()));
         const std::size_t n = seen[std::string(h.rule) + '\0' + text]++;
         h.fingerprint = hit_fingerprint(repo_path, h.rule, text, n);
     }
@@ -339,7 +344,11 @@ Result<ScanConfig> parse_scan_config(std::string_view text) {
         } else if (key == "rules") {
             if (!value.is_object())
                 return usage_error("\"rules\" must map rule ids to true or false");
-            for (const auto& [id, on] : value.items()) {
+            for (const auto& item : value.items()) {
+                // Not a structured binding: clang 14 cannot capture one in
+                // the lambda below.
+                const std::string& id = item.key();
+                const auto& on = item.value();
                 if (!on.is_boolean())
                     return usage_error(
                         fmt::format("rule \"{}\" must be true or false", escape_text(id)));

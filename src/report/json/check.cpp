@@ -210,6 +210,7 @@ void target(JsonWriter& w, const TargetReport& t) {
     w.begin_object();
     w.key("input").value(t.target.input);
     w.key("userinfo_redacted").value(t.target.userinfo_redacted);
+    w.key("redacted").values(t.target.redacted.names());
     w.key("scheme").value(t.target.scheme);
     w.key("host").value(t.target.host);
     w.key("port").value(static_cast<int>(t.target.port));

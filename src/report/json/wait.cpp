@@ -35,6 +35,7 @@ void json_wait_target(JsonWriter& w, const WaitTarget& t, WaitGoal goal) {
     w.begin_object();
     w.key("input").value(t.target.input);
     w.key("userinfo_redacted").value(t.target.userinfo_redacted);
+    w.key("redacted").values(t.target.redacted.names());
     w.key("host").value(t.target.host);
     w.key("port").value(static_cast<int>(t.target.port));
     w.key("resolve_error").nullable(t.resolve_error, [](JsonWriter& j, const Error& e) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "loopcheck/core/input/address.hpp"
+#include "loopcheck/core/input/redact.hpp"
 #include "loopcheck/core/result.hpp"
 
 #include <cstddef>
@@ -14,8 +15,10 @@
 namespace loopcheck {
 
 struct Target {
-    /// As given, but a URL's userinfo ("user:pass@") written "***@": the
-    /// input is echoed by every report, and reports end up in tickets.
+    /// As given, but a URL's userinfo ("user:pass@") written "***@" and
+    /// its query and fragment values "***" (unless parsed with
+    /// Secrets::keep): the input is echoed by every report, and reports end
+    /// up in tickets.
     std::string input;
     std::string scheme; ///< lower case; empty when the input is not a URL
     std::string host;   ///< name or literal, without brackets
@@ -27,6 +30,7 @@ struct Target {
     std::size_t host_pos = 0;
     std::size_t host_len = 0;
     bool userinfo_redacted = false; ///< `input` had userinfo, now "***@"
+    Redactions redacted;            ///< what `input` had, now "***"
 
     friend bool operator==(const Target&, const Target&) = default;
 };
@@ -52,7 +56,8 @@ std::optional<std::string> meant_local_name(std::string_view host);
 
 /// Parses one target. The error (ErrorKind::usage) is one line naming the
 /// bad part, e.g. "invalid target 'x:0': port 0 is not a valid port".
-Result<Target> parse_target(std::string_view text);
+/// With Secrets::keep (`--no-redact`) `input` is exactly as typed.
+Result<Target> parse_target(std::string_view text, Secrets secrets = Secrets::redact);
 
 /// The target "NAME:PORT" for a host name, exactly as parse_target reads
 /// that text (the self-check and audit build theirs without text).

@@ -94,6 +94,13 @@ public:
         return markdown_code(escape_text(raw_), where);
     }
 
+    /// The same text changed by `f` on its raw form (redaction: a secret is
+    /// found in what was read, not in its escaped echo).
+    template <class F>
+    [[nodiscard]] Untrusted transformed(F&& f) const {
+        return Untrusted(std::string(std::forward<F>(f)(std::string_view(raw_))));
+    }
+
     friend bool operator==(const Untrusted&, const Untrusted&) = default;
 
 private:
