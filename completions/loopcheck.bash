@@ -3,14 +3,14 @@
 # do not edit. Regenerate: loopcheck_docgen --write . (docs/hacking.md).
 _loopcheck_options() {
     case "$1" in
-        audit) echo '-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --no-pair' ;;
+        audit) echo '-h --help -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --no-pair' ;;
         listen) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --for --allow-any' ;;
-        scan) echo '-h --help -t --timeout --json --markdown --color -v --verbose -q --quiet --redact --no-redact --no-probe --strict --exit-zero --baseline --write-baseline --since --output --format' ;;
-        staircase) echo '-h --help -t --timeout --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact -n --count --ascii' ;;
-        trace) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --windows-order --windows-timing --threshold' ;;
-        wait) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --for --interval --all-addresses --strict --down' ;;
+        scan) echo '-h --help -t --timeout --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --no-probe --strict --exit-zero --baseline --write-baseline --since --format' ;;
+        staircase) echo '-h --help -t --timeout --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output -n --count --ascii' ;;
+        trace) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --windows-order --windows-timing --threshold' ;;
+        wait) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --for --interval --all-addresses --strict --down' ;;
         completion) echo '-h --help' ;;
-        *) echo '-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --expect --quick --no-pair --syn-retries --max-probes --emulate' ;;
+        *) echo '-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --expect --quick --no-pair --syn-retries --max-probes --emulate' ;;
     esac
 }
 
@@ -39,7 +39,7 @@ _loopcheck() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word="${COMP_WORDS[i]}"
         case "$word" in
-            audit|completion|help|listen|scan|staircase|trace|wait) sub="$word"; break ;;
+            audit|check|completion|doctor|help|listen|scan|staircase|trace|wait) sub="$word"; break ;;
             -*) _loopcheck_value "$word" >/dev/null && i=$((i + 1)) ;;
             *) targets=$((targets + 1)) ;;
         esac
@@ -56,7 +56,7 @@ _loopcheck() {
         return
     fi
     case "$sub" in
-        help) COMPREPLY=($(compgen -W 'audit completion listen scan staircase trace wait' -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W 'audit check completion doctor listen scan staircase trace wait' -- "$cur")); return ;;
         audit) return ;;
         listen) COMPREPLY=($(compgen -W '127.0.0.1:0 [::1]:0 localhost: dual:' -- "$cur")) ;;
         scan) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -68,7 +68,7 @@ _loopcheck() {
             # Before any target, the subcommands come first: all of them on an
             # empty word, the matching ones on a prefix (targets when none match).
             if ((targets == 0)); then
-                COMPREPLY=($(compgen -W 'audit completion help listen scan staircase trace wait' -- "$cur"))
+                COMPREPLY=($(compgen -W 'audit check completion doctor help listen scan staircase trace wait' -- "$cur"))
                 ((${#COMPREPLY[@]} > 0)) && return
             fi
             COMPREPLY=($(compgen -W 'localhost: 127.0.0.1: [::1]: http://localhost: https://localhost:' -- "$cur")) ;;

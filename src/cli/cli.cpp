@@ -137,7 +137,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv) {
     // `loopcheck help wiat`: a typo, not a request for the main help.
     if (auto typo = unknown_help_topic({argv + 1, argv + argc}))
         return usage_failure(*typo);
-    std::vector<std::string> words = hoist_global_options({argv + 1, argv + argc});
+    // `loopcheck check TARGET...` and `loopcheck doctor` name the check.
+    auto named = drop_check_name({argv + 1, argv + argc});
+    if (!named)
+        return usage_failure(named.error().message);
+    std::vector<std::string> words = hoist_global_options(std::move(*named));
     std::vector<char*> hoisted{argv[0]};
     for (auto& w : words)
         hoisted.push_back(w.data());

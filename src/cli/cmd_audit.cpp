@@ -93,10 +93,12 @@ Exit codes (as for checking localhost:PORT on every port, combined):
   0  nothing slow, every port reached by localhost (single-stack is only flagged)
   1  a port is slow through localhost
   2  usage error
-  3  localhost does not reach a port (e.g. a listener on ::1 only while
-     localhost resolves to 127.0.0.1 only)
+  3  localhost reaches a port for no client (its listener refused)
   4  localhost did not resolve
   5  no listener table on this OS (or the socket library failed)
+  6  some clients reach a port and others fail: a listener on ::1 only while
+     localhost resolves to 127.0.0.1 only (curl tries ::1 itself; Python,
+     Java and Go do not), or one Node.js 17 to 19 never tries
   130 interrupted
 
 Examples:

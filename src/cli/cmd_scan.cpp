@@ -32,7 +32,7 @@ struct ScanArgs {
     bool no_probe = false;
     bool strict = false;
     bool exit_zero = false;
-    std::string baseline, write_baseline, since, output;
+    std::string baseline, write_baseline, since;
 };
 
 /// scan's formats beyond the shared text/json/markdown (docs/scan.md#formats).
@@ -45,33 +45,6 @@ CiFormat ci_format(std::string_view name) noexcept {
                               : CiFormat::none;
 }
 
-/// Writes `text` to `path` (UTF-8) whole; the error's words when it could
-/// not. A stream, not fopen: the UCRT deprecates fopen and strerror, and a
-/// char path would be read in the ANSI code page there.
-std::optional<std::string> write_file(const std::string& path, const std::string& text) {
-    errno = 0;
-    std::ofstream out(std::filesystem::path(std::u8string(path.begin(), path.end())),
-                      std::ios::binary | std::ios::trunc);
-    if (out)
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (out)
-        out.close();
-    if (out)
-        return std::nullopt;
-    const int err = errno;
-    return err != 0 ? std::generic_category().message(err) : std::string("write failed");
-}
-
-/// --output's format, from the file's name: .sarif (or .sarif.json) SARIF,
-/// .json JSON.
-std::optional<CiFormat> output_format(std::string_view path) {
-    if (path.ends_with(".sarif") || path.ends_with(".sarif.json"))
-        return CiFormat::sarif;
-    if (path.ends_with(".json"))
-        return CiFormat::none;
-    return std::nullopt;
-}
-
 int run(ScanArgs args) {
     // sarif, github and short are scan's own: taken out before the shared
     // check, which knows text, json and markdown.
@@ -80,9 +53,6 @@ int run(ScanArgs args) {
         args.common.format = "text";
     if (ci != CiFormat::none && (args.common.json || args.common.markdown))
         return usage_failure("choose one output format");
-    if (!args.output.empty() && !output_format(args.output))
-        return usage_failure(fmt::format("--output {}: the name must end in .sarif or .json",
-                                         Untrusted(args.output).escaped()));
     auto common = validate_common(args.common);
     if (!common)
         return usage_failure(common.error().message);
@@ -107,28 +77,20 @@ int run(ScanArgs args) {
         return run_failure(r.error());
     const bool verbose = common->verbosity > 0;
     if (!args.write_baseline.empty())
-        if (auto error = write_file(args.write_baseline, render_baseline(*r)))
+        if (auto error = write_text_file(args.write_baseline, render_baseline(*r)))
             return report_error(exit_code::usage,
                                 fmt::format("cannot write --write-baseline {}: {}",
                                             Untrusted(args.write_baseline).escaped(), *error));
-    if (!args.output.empty()) {
-        const std::string doc =
-            *output_format(args.output) == CiFormat::sarif ? render_sarif(*r) : render_json(*r);
-        if (auto error = write_file(args.output, redacted_report(common->output(), doc)))
-            return report_error(exit_code::usage,
-                                fmt::format("cannot write --output {}: {}",
-                                            Untrusted(args.output).escaped(), *error));
-    }
+    Renderings renderings{[&] { return render_text(*r, text_style(common->color), verbose); },
+                          [&] { return render_json(*r); }, [&] { return render_markdown(*r); },
+                          [&] { return render_sarif(*r); }};
     if (ci == CiFormat::sarif)
-        return write_stdout(redacted_report(common->output(), render_sarif(*r)), r->exit_code);
-    if (ci == CiFormat::github)
-        return write_stdout(redacted_report(common->output(), render_github(*r)), r->exit_code);
-    if (ci == CiFormat::short_lines)
-        return write_stdout(redacted_report(common->output(), render_short(*r)), r->exit_code);
-    return write_report(common->output(),
-                        {[&] { return render_text(*r, text_style(common->color), verbose); },
-                         [&] { return render_json(*r); }, [&] { return render_markdown(*r); }},
-                        r->exit_code);
+        renderings.ci = [&] { return render_sarif(*r); };
+    else if (ci == CiFormat::github)
+        renderings.ci = [&] { return render_github(*r); };
+    else if (ci == CiFormat::short_lines)
+        renderings.ci = [&] { return render_short(*r); };
+    return write_report(common->output(), renderings, r->exit_code);
 }
 
 std::function<int()> declare(CLI::App& sub) {
@@ -142,7 +104,6 @@ std::function<int()> declare(CLI::App& sub) {
     add_table_option(sub, c, "--baseline", args->baseline);
     add_table_option(sub, c, "--write-baseline", args->write_baseline);
     add_table_option(sub, c, "--since", args->since);
-    add_table_option(sub, c, "--output", args->output);
     return [args] { return run(*args); };
 }
 

@@ -41,4 +41,17 @@ extern const CommandEntry wait_command;
 /// Every subcommand, in --help's order.
 std::span<const CommandEntry* const> subcommands();
 
+/// A name of the main command, the check, which runs without one:
+/// `loopcheck check TARGET...` is `loopcheck TARGET...`, and `loopcheck
+/// doctor` the self-check (`loopcheck` alone). cli/usage.cpp drops the
+/// word before the parse; --help and the completions list them.
+struct CheckName {
+    std::string_view name;
+    std::string_view summary;
+    bool takes_targets = false;
+};
+
+/// `check` and `doctor`.
+std::span<const CheckName> check_names();
+
 } // namespace loopcheck

@@ -1,4 +1,5 @@
-// The command table: every subcommand, in --help's order.
+// The command table: every subcommand, in --help's order, and the names
+// of the main command.
 #include "cli/command.hpp"
 
 #include <array>
@@ -10,6 +11,15 @@ std::span<const CommandEntry* const> subcommands() {
         &audit_command,     &completion_command, &listen_command, &scan_command,
         &staircase_command, &trace_command,      &wait_command};
     return table;
+}
+
+std::span<const CheckName> check_names() {
+    static constexpr std::array<CheckName, 2> names = {{
+        {"check", "the default command by name: loopcheck check TARGET... is loopcheck TARGET...",
+         true},
+        {"doctor", "check this machine itself (what loopcheck with no TARGET does)", false},
+    }};
+    return names;
 }
 
 } // namespace loopcheck

@@ -79,6 +79,8 @@ std::vector<std::pair<std::string_view, std::string_view>> command_words() {
         if (!f.word.empty())
             out.emplace_back(f.word, f.summary);
     out.emplace_back("help", help_summary);
+    for (const CheckName& n : check_names())
+        out.emplace_back(n.name, n.summary);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -87,6 +89,21 @@ std::string joined_command_words() {
     std::string out;
     for (const auto& [word, _] : command_words())
         join_to(out, " ", std::string(word));
+    return out;
+}
+
+/// The command words after which the check's own options or targets are
+/// not offered: every word but the check's names (`loopcheck check -`
+/// offers the check's options; `loopcheck doctor` takes no target).
+std::string words_ending_the_check(bool targets) {
+    std::string out;
+    for (const auto& [word, _] : command_words()) {
+        const auto names = check_names();
+        const auto name = std::find_if(names.begin(), names.end(),
+                                       [&](const CheckName& n) { return n.name == word; });
+        if (name == names.end() || (targets && !name->takes_targets))
+            join_to(out, " ", std::string(word));
+    }
     return out;
 }
 
@@ -434,9 +451,10 @@ std::string fish_script() {
     out += fmt::format("complete -c loopcheck -n '__fish_seen_subcommand_from help' -a {}\n",
                        fish_quoted(help_topics()));
     for (const auto& f : commands()) {
-        const std::string when = f.word.empty()
-                                     ? fmt::format("'not __fish_seen_subcommand_from {}'", words)
-                                     : fmt::format("'__fish_seen_subcommand_from {}'", f.word);
+        const std::string when =
+            f.word.empty() ? fmt::format("'not __fish_seen_subcommand_from {}'",
+                                         words_ending_the_check(false))
+                           : fmt::format("'__fish_seen_subcommand_from {}'", f.word);
         out += fmt::format("\n# loopcheck {}\n", f.word.empty() ? "[TARGET...]" : f.word);
         for (const OptionRow* row : f.options) {
             std::string line = fmt::format("complete -c loopcheck -n {}", when);
@@ -460,7 +478,7 @@ std::string fish_script() {
             const std::string at = f.word.empty()
                                        ? fmt::format("'not __fish_seen_subcommand_from {}; and not "
                                                      "__fish_use_subcommand'",
-                                                     words)
+                                                     words_ending_the_check(true))
                                        : when;
             if (p.complete == Complete::path)
                 out += fmt::format("complete -c loopcheck -n {} -F\n", at);
@@ -489,13 +507,20 @@ std::string powershell_script() {
     out += "    # Each command's options, with their help.\n";
     out += "    $options = @{\n";
     for (const auto& f : commands()) {
-        out += fmt::format("        {} = @(\n", ps_quoted(f.word));
-        for (const OptionRow* row : f.options)
-            for (const auto name : option_names(*row))
-                if (!name.empty())
-                    out += fmt::format("            @({}, {})\n", ps_quoted(name),
-                                       ps_quoted(row->help));
-        out += "        )\n";
+        // The check answers to '' and to its names (check, doctor).
+        std::vector<std::string_view> keys{f.word};
+        if (f.word.empty())
+            for (const CheckName& n : check_names())
+                keys.push_back(n.name);
+        for (const std::string_view key : keys) {
+            out += fmt::format("        {} = @(\n", ps_quoted(key));
+            for (const OptionRow* row : f.options)
+                for (const auto name : option_names(*row))
+                    if (!name.empty())
+                        out += fmt::format("            @({}, {})\n", ps_quoted(name),
+                                           ps_quoted(row->help));
+            out += "        )\n";
+        }
     }
     out += "    }\n";
     out += "    # The words an option's value may be.\n";
@@ -521,6 +546,10 @@ std::string powershell_script() {
                        ? "path"
                        : offered(*f.positional);
         out += fmt::format("        {} = {}\n", ps_quoted(f.word), ps_quoted(what));
+        if (f.word.empty())
+            for (const CheckName& n : check_names())
+                out += fmt::format("        {} = {}\n", ps_quoted(n.name),
+                                   ps_quoted(n.takes_targets ? what : std::string_view()));
     }
     out += fmt::format("        'help' = {}\n", ps_quoted(help_topics()));
     out += "    }\n";

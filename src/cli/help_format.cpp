@@ -3,6 +3,8 @@
 // lists, the footer) and ends it with where the manual is.
 #include "cli/help_format.hpp"
 
+#include "cli/command.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <memory>
@@ -230,8 +232,11 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string /*name*/,
         Rows rows;
         for (const CLI::App* s : subs)
             rows.emplace_back(s->get_name(), s->get_description());
-        if (app->get_parent() == nullptr)
+        if (app->get_parent() == nullptr) {
             rows.emplace_back("help", "loopcheck help COMMAND is loopcheck COMMAND --help");
+            for (const CheckName& n : check_names())
+                rows.emplace_back(n.name, n.summary);
+        }
         section(out, "Commands (loopcheck COMMAND --help for each)", rows, width);
     }
     paragraph(out, app->get_footer(), width);

@@ -160,12 +160,15 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .kind = value,
      .value = "WHEN",
      .commands = reporting,
-     .help = "auto, always or never (default auto; NO_COLOR, TERM=dumb honoured)",
+     .help = "auto, always or never (default auto; NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE, "
+             "TERM=dumb honoured)",
      .default_text = "auto",
      .complete = Complete::choices,
      .choices = "auto always never",
-     .text = "colour in the text report: `auto`, `always` or `never`; `auto` means when stdout "
-             "is a terminal, `NO_COLOR` is not set and `TERM` is not `dumb`",
+     .text = "colour in the text report: `auto`, `always` or `never`. `auto`: never when "
+             "`NO_COLOR` is set; always when `FORCE_COLOR` is set (not `0` or `false`) or "
+             "`CLICOLOR_FORCE` is (not `0`), which is how a CI log that is no terminal asks "
+             "for it; else when stdout is a terminal and `TERM` is not `dumb`",
      .example = "loopcheck --color never"},
     {.names = "-v,--verbose",
      .kind = counted,
@@ -199,6 +202,23 @@ constexpr std::array rows = std::to_array<OptionRow>({
              "values, credential-named values in scanned lines and traced commands, and home "
              "directories. For a run whose report stays on this machine",
      .example = "loopcheck --no-redact 'http://localhost:8888/lab?token=...'"},
+    {.names = "--output",
+     .kind = value,
+     .value = "FILE",
+     .commands = check | audit | scan | staircase | trace | wait,
+     .help = "also write the report to FILE, as its name says: .json, .md or .txt (scan: "
+             ".sarif too); stdout still gets the report",
+     .default_text = "none",
+     .complete = Complete::path,
+     .text = "also write the report to FILE in the format its name says: JSON (`.json`), "
+             "Markdown (`.md`, `.markdown`), text without colour (`.txt`, `.log`) or, for "
+             "`scan`, SARIF (`.sarif`). stdout still gets the report in `--format`'s format, so "
+             "one run gives a CI log and an artefact. The file is UTF-8 bytes whatever the "
+             "shell (PowerShell 5.1's `>` would write UTF-16) and redacted as its format is. A "
+             "name that says no format is a usage error before anything runs; a file that "
+             "cannot be written is exit 5 after the report",
+     .example = "loopcheck --output report.json localhost:8000",
+     .not_for = {{{listen, "listen prints each connection as it comes; redirect stdout"}}}},
     {.names = "--expect",
      .kind = value,
      .value = "refused",
@@ -388,15 +408,6 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .text = "only hits on lines changed since the git revision REF fail (git diff of REF "
              "against the index: staged and committed changes, and untracked files)",
      .example = "loopcheck scan --since origin/main"},
-    {.names = "--output",
-     .kind = value,
-     .value = "FILE",
-     .commands = only(scan),
-     .help = "also write the report to FILE: SARIF (.sarif) or JSON (.json)",
-     .default_text = "none",
-     .complete = Complete::path,
-     .text = "also write the report to FILE: SARIF (`.sarif`) or JSON (`.json`)",
-     .example = "loopcheck scan --output scan.sarif"},
     {.names = "--format",
      .kind = value,
      .value = "FORMAT",

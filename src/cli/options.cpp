@@ -18,6 +18,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <cctype>
+#include <fstream>
+#include <filesystem>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -141,6 +144,9 @@ void add_common_options(CLI::App& app, CommonArgs& args, Command command) {
     add_table_option(app, command, "--color", args.color);
     add_table_option(app, command, "--verbose", args.verbose);
     add_table_option(app, command, "--quiet", args.quiet);
+    args.command = command;
+    if (find_option(command, "--output") != nullptr)
+        add_table_option(app, command, "--output", args.output);
     add_table_option(app, command, "--redact", args.redact);
     add_table_option(app, command, "--no-redact", args.no_redact);
 }
@@ -210,6 +216,13 @@ Result<CommonOptions> validate_common(const CommonArgs& args) {
                                         : ColorMode::automatic;
     out.verbosity = args.quiet ? -1 : std::min(args.verbose, 2);
     out.redaction = {args.no_redact ? Secrets::keep : Secrets::redact, args.redact};
+    if (!args.output.empty()) {
+        auto file_format = output_file_format(args.output, args.command);
+        if (!file_format)
+            return file_format.error();
+        out.file = args.output;
+        out.file_format = *file_format;
+    }
     return out;
 }
 
@@ -250,11 +263,111 @@ int run_failure(const Error& error) {
     return report_error(code, error.message);
 }
 
+Result<FileFormat> output_file_format(std::string_view path, Command command) {
+    const auto ends = [&](std::string_view suffix) {
+        if (path.size() <= suffix.size())
+            return false;
+        for (std::size_t i = 0; i < suffix.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) !=
+                suffix[i])
+                return false;
+        return true;
+    };
+    if (ends(".sarif") || ends(".sarif.json")) {
+        if (command == Command::scan)
+            return FileFormat::sarif;
+        return usage_error(fmt::format("--output {}: SARIF is scan's; name a .json, .md or "
+                                       ".txt file",
+                                       Untrusted(std::string(path)).escaped()));
+    }
+    if (ends(".json"))
+        return FileFormat::json;
+    if (ends(".md") || ends(".markdown"))
+        return FileFormat::markdown;
+    if (ends(".txt") || ends(".log"))
+        return FileFormat::text;
+    return usage_error(fmt::format("--output {}: the name says the format: .json, .md or .txt{}",
+                                   Untrusted(std::string(path)).escaped(),
+                                   command == Command::scan ? " (or .sarif)" : ""));
+}
+
+std::optional<std::string> write_text_file(const std::string& path, const std::string& text) {
+    // A stream, not fopen: the UCRT deprecates fopen and strerror, and a
+    // char path would be read in the ANSI code page there.
+    errno = 0;
+    std::ofstream out(std::filesystem::path(std::u8string(path.begin(), path.end())),
+                      std::ios::binary | std::ios::trunc);
+    if (out)
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (out)
+        out.close();
+    if (out)
+        return std::nullopt;
+    const int err = errno;
+    return err != 0 ? std::generic_category().message(err) : std::string("write failed");
+}
+
+namespace {
+
+/// `text` without its colour (ESC [ ... m): a file is no terminal. Every
+/// untrusted byte is escaped before it reaches a report, so an ESC here is
+/// one loopcheck wrote.
+std::string without_colour(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+            std::size_t end = i + 2;
+            while (end < text.size() && text[end] != 'm')
+                ++end;
+            i = end;
+            continue;
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+/// The --output file's text, redacted as that file's format is.
+std::string file_report(const Output& output, const Renderings& renderings) {
+    Output as_file = output;
+    switch (output.file_format) {
+    case FileFormat::json:
+        as_file.format = Format::json;
+        return redacted_report(as_file, renderings.json());
+    case FileFormat::markdown:
+        as_file.format = Format::markdown;
+        return redacted_report(as_file, renderings.markdown ? renderings.markdown()
+                                                            : renderings.json());
+    case FileFormat::sarif:
+        as_file.format = Format::json;
+        return redacted_report(as_file, renderings.sarif ? renderings.sarif() : renderings.json());
+    case FileFormat::text:
+        break;
+    }
+    as_file.format = Format::text;
+    return redacted_report(as_file, without_colour(renderings.text()));
+}
+
+} // namespace
+
 int write_report(const Output& output, const Renderings& renderings, int verdict) {
-    const auto& render = output.format == Format::json       ? renderings.json
+    // The file first, then stdout whatever became of the file: the
+    // measurement is never lost for want of a writable path.
+    std::optional<std::string> file_error;
+    if (!output.file.empty())
+        file_error = write_text_file(output.file, file_report(output, renderings));
+    const auto& render = renderings.ci                        ? renderings.ci
+                         : output.format == Format::json     ? renderings.json
                          : output.format == Format::markdown ? renderings.markdown
                                                              : renderings.text;
-    return write_stdout(redacted_report(output, render ? render() : renderings.text()), verdict);
+    const int code =
+        write_stdout(redacted_report(output, render ? render() : renderings.text()), verdict);
+    if (file_error)
+        return report_error(exit_code::internal,
+                            fmt::format("cannot write --output {}: {}",
+                                        Untrusted(output.file).escaped(), *file_error));
+    return code;
 }
 
 std::string redacted_report(const Output& output, std::string text) {
@@ -331,17 +444,27 @@ TextStyle text_style(ColorMode color, bool verbose) {
     TextStyle style;
     style.verbose = verbose;
     style.color = color_wanted(color, platform::is_terminal(platform::Stream::out),
-                               std::getenv("NO_COLOR"), std::getenv("TERM"));
+                               {.no_color = std::getenv("NO_COLOR"),
+                                .term = std::getenv("TERM"),
+                                .force_color = std::getenv("FORCE_COLOR"),
+                                .clicolor_force = std::getenv("CLICOLOR_FORCE")});
     style.width = output_width();
     return style;
 }
 
-bool color_wanted(ColorMode color, bool terminal, const char* no_color, const char* term) {
+bool color_wanted(ColorMode color, bool terminal, const ColorEnv& env) {
     if (color != ColorMode::automatic)
         return color == ColorMode::always;
-    const bool no_color_set = no_color != nullptr && *no_color != '\0';
-    const bool dumb = term != nullptr && std::string_view(term) == "dumb";
-    return terminal && !no_color_set && !dumb;
+    const auto set = [](const char* v) { return v != nullptr && *v != '\0'; };
+    if (set(env.no_color))
+        return false;
+    const std::string_view force = set(env.force_color) ? env.force_color : "";
+    if (!force.empty() && force != "0" && force != "false")
+        return true;
+    if (set(env.clicolor_force) && std::string_view(env.clicolor_force) != "0")
+        return true;
+    const bool dumb = env.term != nullptr && std::string_view(env.term) == "dumb";
+    return terminal && !dumb;
 }
 
 CommandSetup::CommandSetup(int verbosity) {

@@ -37,13 +37,18 @@ struct Redaction {
     friend bool operator==(const Redaction&, const Redaction&) = default;
 };
 
+/// --output FILE's format, from the file's name.
+enum class FileFormat : std::uint8_t { text, json, markdown, sarif };
+
 /// How a command's report is written: format, colour, how much goes to
-/// stderr, and what it hides.
+/// stderr, what it hides, and the file it also goes to.
 struct Output {
     Format format = Format::text;
     ColorMode color = ColorMode::automatic;
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
     Redaction redaction{};
+    std::string file{};                     ///< --output: "" for none
+    FileFormat file_format = FileFormat::json; ///< the file's, from its name
 
     friend bool operator==(const Output&, const Output&) = default;
 };
@@ -79,6 +84,10 @@ struct CommonArgs {
     bool json = false, markdown = false, quiet = false;
     bool redact = false, no_redact = false;
     int verbose = 0;
+    std::string output{}; ///< --output FILE
+    /// The command these are declared for (add_common_options): --output
+    /// takes .sarif for scan only.
+    Command command = Command::check;
     /// Set during the parse when a shared option that does not apply to
     /// this command was typed: its one-line reason (validate_common fails).
     std::string rejected{};
@@ -92,8 +101,12 @@ struct CommonOptions {
     ColorMode color = ColorMode::automatic;
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
     Redaction redaction{};
+    std::string file{};
+    FileFormat file_format = FileFormat::json;
 
-    [[nodiscard]] Output output() const { return {format, color, verbosity, redaction}; }
+    [[nodiscard]] Output output() const {
+        return {format, color, verbosity, redaction, file, file_format};
+    }
 };
 
 /// Declares the option `name` ("--timeout", or a positional's name) as
@@ -142,15 +155,31 @@ int usage_failure(const std::string& message);
 int run_failure(const Error& error);
 
 /// How a report looks in each format; a command without Markdown leaves
-/// `markdown` empty and never selects it.
+/// `markdown` empty and never selects it. Only scan has `sarif` (for a
+/// .sarif --output) and `ci`: what stdout gets instead with its --format
+/// sarif, github or short.
 struct Renderings {
     std::function<std::string()> text;
     std::function<std::string()> json;
     std::function<std::string()> markdown;
+    std::function<std::string()> sarif{};
+    std::function<std::string()> ci{};
 };
 
+/// --output's format from the file's name: .json, .md or .markdown, .txt
+/// or .log, and for scan .sarif (or .sarif.json); the usage error for any
+/// other name.
+Result<FileFormat> output_file_format(std::string_view path, Command command);
+
+/// Writes `text` to `path` whole, as UTF-8 bytes (PowerShell 5.1's `>`
+/// would write UTF-16); the error's words when it could not.
+std::optional<std::string> write_text_file(const std::string& path, const std::string& text);
+
 /// Renders the report in `output`'s format and writes it to stdout
-/// (write_stdout), redacted as `output` says (redacted_report).
+/// (write_stdout), redacted as `output` says (redacted_report); with
+/// --output, first the file's format to that file. A file that cannot be
+/// written is exit 5 ("cannot write --output FILE: ..."), the report still
+/// on stdout.
 [[nodiscard]] int write_report(const Output& output, const Renderings& renderings, int verdict);
 
 /// A rendered report as `output` says it is shown: home directories
@@ -183,11 +212,24 @@ int output_width();
 /// width above; everything (every row, every fix) with `verbose` (-v).
 TextStyle text_style(ColorMode color, bool verbose = false);
 
-/// Whether the text report is coloured: always with --color=always; with
-/// auto only on a terminal, and not when NO_COLOR is set (non-empty) or
-/// TERM is "dumb" (a terminal that cannot show escape sequences, such as
-/// Emacs' shell buffer). `no_color` and `term` may be null (unset).
-bool color_wanted(ColorMode color, bool terminal, const char* no_color, const char* term);
+/// The environment variables that decide colour with --color=auto; null
+/// for one that is not set.
+struct ColorEnv {
+    const char* no_color = nullptr;       ///< NO_COLOR (no-color.org)
+    const char* term = nullptr;           ///< TERM
+    const char* force_color = nullptr;    ///< FORCE_COLOR (force-color.org)
+    const char* clicolor_force = nullptr; ///< CLICOLOR_FORCE (bixense.com/clicolors)
+};
+
+/// Whether the text report is coloured: always with --color=always, never
+/// with --color=never. With auto: never when NO_COLOR is set (non-empty;
+/// the user's own choice wins, as bixense.com/clicolors orders it); always
+/// when FORCE_COLOR is set non-empty and is not "0" or "false" (Node's
+/// convention for "off") or CLICOLOR_FORCE is set and not "0", which is
+/// how CI services that are no terminal (GitHub Actions) ask for it; else
+/// on a terminal whose TERM is not "dumb" (one that cannot show escape
+/// sequences, such as Emacs' shell buffer).
+bool color_wanted(ColorMode color, bool terminal, const ColorEnv& env);
 
 /// What every measuring command sets up first: logging at `verbosity` on
 /// stderr, the Ctrl-C/SIGTERM handler (request_stop), and the OS's socket

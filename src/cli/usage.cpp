@@ -6,6 +6,7 @@
 #include "cli/option_table.hpp"
 #include "cli/options.hpp"
 #include "loopcheck/core/text/text.hpp"
+#include "loopcheck/core/text/untrusted.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -115,6 +116,44 @@ std::optional<std::size_t> subcommand_index(const std::vector<std::string>& word
     return std::nullopt;
 }
 
+Result<std::vector<std::string>> drop_check_name(std::vector<std::string> words) {
+    // The first word that is neither an option nor an option's value, as
+    // subcommand_index finds a subcommand's.
+    std::size_t at = 0;
+    for (; at < words.size(); ++at) {
+        const std::string_view w = words[at];
+        if (w == "--")
+            return words;
+        if (w.size() > 1 && w[0] == '-') {
+            if (takes_next_word(w))
+                ++at;
+            continue;
+        }
+        break;
+    }
+    if (at >= words.size())
+        return words;
+    const auto names = check_names();
+    const auto named = std::find_if(names.begin(), names.end(),
+                                     [&](const CheckName& n) { return n.name == words[at]; });
+    if (named == names.end())
+        return words;
+    words.erase(words.begin() + static_cast<std::ptrdiff_t>(at));
+    if (!named->takes_targets)
+        for (std::size_t i = at; i < words.size(); ++i) {
+            const std::string_view w = words[i];
+            if (w.size() > 1 && w[0] == '-') {
+                if (takes_next_word(w))
+                    ++i;
+                continue;
+            }
+            return usage_error(fmt::format("{} checks this machine and takes no target; "
+                                           "loopcheck check {} checks that one",
+                                           named->name, Untrusted(std::string(w)).escaped()));
+        }
+    return words;
+}
+
 std::vector<std::string> hoist_global_options(std::vector<std::string> words) {
     const auto at = subcommand_index(words);
     if (!at)
@@ -167,6 +206,8 @@ std::optional<std::string> unknown_command(std::string_view word) {
     std::vector<std::string> names;
     for (const CommandEntry* c : subcommands())
         names.emplace_back(c->name);
+    for (const CheckName& n : check_names())
+        names.emplace_back(n.name);
     const auto near = closest_word(word, names);
     if (!near)
         return std::nullopt;
@@ -181,6 +222,9 @@ std::optional<std::string> unknown_help_topic(const std::vector<std::string>& wo
     const std::string& topic = words[*at + 1];
     if (topic.empty() || topic.front() == '-' || is_subcommand(topic))
         return std::nullopt;
+    for (const CheckName& n : check_names())
+        if (topic == n.name)
+            return std::nullopt; // `help check`: the main help
     std::vector<std::string> names;
     for (const CommandEntry* c : subcommands())
         names.emplace_back(c->name);

@@ -4,6 +4,8 @@
 // (src/cli/usage.cpp).
 #pragma once
 
+#include "loopcheck/core/result.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +28,12 @@ std::optional<std::size_t> subcommand_index(const std::vector<std::string>& word
 /// --json`; `help` becomes --help (`loopcheck help wait`: `loopcheck wait
 /// --help`). Other command lines come back unchanged.
 std::vector<std::string> hoist_global_options(std::vector<std::string> words);
+
+/// The words without the main command's name, where it stands in a
+/// subcommand's place: `check localhost:1` -> `localhost:1`, `doctor` -> ``
+/// (the self-check). The usage error when `doctor` is given a target.
+/// Other command lines come back unchanged.
+Result<std::vector<std::string>> drop_check_name(std::vector<std::string> words);
 
 /// The choice closest to `typed` by edit distance, when it is close
 /// enough to be what was meant (at most 2 edits, fewer than half the

@@ -80,3 +80,23 @@ TEST_CASE("a subcommand's line is its run, and bad ones are usage errors", "[cli
     CHECK(std::get<std::function<int()>>(parse({"staircase", "--count", "101"}))() == 2);
     CHECK(std::get<std::function<int()>>(parse({"completion", "tcsh"}))() == 2);
 }
+
+TEST_CASE("check and doctor name the main command", "[cli]") {
+    // `loopcheck check TARGET...` is `loopcheck TARGET...` (issue 36).
+    const auto named = parse({"--json", "check", "-n", "2", "localhost:11434"});
+    REQUIRE(std::holds_alternative<CheckCommand>(named));
+    const auto& command = std::get<CheckCommand>(named);
+    REQUIRE(command.request.targets.size() == 1);
+    CHECK(command.request.targets[0] == *parse_target("localhost:11434"));
+    CHECK(command.request.count == 2);
+    CHECK(command.output.format == Format::json);
+    // `loopcheck doctor` is the self-check, and takes no target.
+    const auto doctor = parse({"doctor", "-v"});
+    REQUIRE(std::holds_alternative<CheckCommand>(doctor));
+    CHECK(std::get<CheckCommand>(doctor).request.targets.empty());
+    CHECK(std::get<int>(parse({"doctor", "localhost:1"})) == 2);
+    // A word after the target is a target, not the command's name again.
+    CHECK(std::get<int>(parse({"localhost:1", "check"})) == 2);
+    // An option's value named "check" is that value.
+    CHECK(std::get<int>(parse({"--format", "check", "localhost:1"})) == 2);
+}

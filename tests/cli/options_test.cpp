@@ -61,3 +61,34 @@ TEST_CASE("bad shared options are one-line usage errors", "[options]") {
     CHECK(error_of({.rejected = "--threshold does not apply to loopcheck wait: why"}) ==
           "--threshold does not apply to loopcheck wait: why");
 }
+
+TEST_CASE("--output's format is what the file's name says", "[options]") {
+    CHECK(*output_file_format("r.json", Command::check) == FileFormat::json);
+    CHECK(*output_file_format("out/R.MD", Command::wait) == FileFormat::markdown);
+    CHECK(*output_file_format("r.markdown", Command::trace) == FileFormat::markdown);
+    CHECK(*output_file_format("ci.log", Command::audit) == FileFormat::text);
+    CHECK(*output_file_format("r.txt", Command::staircase) == FileFormat::text);
+    CHECK(*output_file_format("scan.sarif", Command::scan) == FileFormat::sarif);
+    CHECK(*output_file_format("scan.sarif.json", Command::scan) == FileFormat::sarif);
+    CHECK_FALSE(output_file_format("r.sarif", Command::check));
+    CHECK_FALSE(output_file_format("report", Command::check));
+    CHECK_FALSE(output_file_format(".json", Command::check)); // a name, not only a suffix
+    CHECK(error_of({.output = "r.xml"}) ==
+          "--output r.xml: the name says the format: .json, .md or .txt");
+    auto ok = validate_common({.output = "r.md"});
+    REQUIRE(ok.ok());
+    CHECK(ok->output().file == "r.md");
+    CHECK(ok->output().file_format == FileFormat::markdown);
+}
+
+TEST_CASE("--redact and --no-redact", "[options]") {
+    CHECK(error_of({.redact = true, .no_redact = true}) ==
+          "--redact and --no-redact exclude each other");
+    auto keep = validate_common({.no_redact = true});
+    REQUIRE(keep.ok());
+    CHECK(keep->redaction.secrets == Secrets::keep);
+    auto everywhere = validate_common({.redact = true});
+    REQUIRE(everywhere.ok());
+    CHECK(everywhere->redaction.home_everywhere);
+    CHECK(everywhere->redaction.secrets == Secrets::redact);
+}

@@ -54,3 +54,23 @@ TEST_CASE("the closest command or option to a typo", "[cli][usage]") {
     CHECK_FALSE(unknown_command("scan.local"));
     CHECK_FALSE(unknown_command("localhost"));
 }
+
+TEST_CASE("the main command's names are dropped where a subcommand's would stand", "[usage]") {
+    CHECK(*drop_check_name({"check", "localhost:1"}) == Words{"localhost:1"});
+    CHECK(*drop_check_name({"--json", "-t", "1s", "check", "a:1", "b:2"}) ==
+          Words{"--json", "-t", "1s", "a:1", "b:2"});
+    CHECK(*drop_check_name({"doctor"}) == Words{});
+    CHECK(*drop_check_name({"doctor", "-v", "--json"}) == Words{"-v", "--json"});
+    CHECK(*drop_check_name({"audit", "check"}) == Words{"audit", "check"});
+    CHECK(*drop_check_name({"--", "check"}) == Words{"--", "check"});
+    CHECK(*drop_check_name({"-t", "check", "localhost:1"}) == Words{"-t", "check", "localhost:1"});
+    const auto bad = drop_check_name({"doctor", "localhost:1"});
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message ==
+          "doctor checks this machine and takes no target; loopcheck check localhost:1 checks "
+          "that one");
+    // `loopcheck help check` is the main help, not an unknown command.
+    CHECK_FALSE(unknown_help_topic({"help", "check"}));
+    CHECK(unknown_command("chekc") ==
+          "unknown command 'chekc'; did you mean 'check'? see loopcheck --help");
+}

@@ -168,8 +168,9 @@ code, out, err = scan(root, "--output", "scan.sarif")
 sarif = json.loads((root / "scan.sarif").read_text())
 check(code == 1 and out.startswith("2 risky") and sarif["version"] == "2.1.0",
       f"--output scan.sarif: text on stdout, SARIF in the file (got {code})")
-code, out, err = scan(root, "--output", "scan.txt")
-check(code == 2, f"--output with neither .sarif nor .json: exit 2 (got {code})")
+code, out, err = scan(root, "--output", "scan.xml")
+check(code == 2 and "the name says the format" in err,
+      f"--output with a name that names no format: exit 2 (got {code}: {err.strip()})")
 results = sarif["runs"][0]["results"]
 check(len(results) == 2 and {r["ruleId"] for r in results} == {"py-requests"}
       and sum("suppressions" in r for r in results) == 1
