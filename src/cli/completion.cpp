@@ -452,9 +452,9 @@ std::string fish_script() {
                        fish_quoted(help_topics()));
     for (const auto& f : commands()) {
         const std::string when =
-            f.word.empty() ? fmt::format("'not __fish_seen_subcommand_from {}'",
-                                         words_ending_the_check(false))
-                           : fmt::format("'__fish_seen_subcommand_from {}'", f.word);
+            f.word.empty()
+                ? fmt::format("'not __fish_seen_subcommand_from {}'", words_ending_the_check(false))
+                : fmt::format("'__fish_seen_subcommand_from {}'", f.word);
         out += fmt::format("\n# loopcheck {}\n", f.word.empty() ? "[TARGET...]" : f.word);
         for (const OptionRow* row : f.options) {
             std::string line = fmt::format("complete -c loopcheck -n {}", when);

@@ -11,16 +11,16 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fmt/format.h>
-#include <cctype>
-#include <fstream>
 #include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -337,8 +337,8 @@ std::string file_report(const Output& output, const Renderings& renderings) {
         return redacted_report(as_file, renderings.json());
     case FileFormat::markdown:
         as_file.format = Format::markdown;
-        return redacted_report(as_file, renderings.markdown ? renderings.markdown()
-                                                            : renderings.json());
+        return redacted_report(as_file,
+                               renderings.markdown ? renderings.markdown() : renderings.json());
     case FileFormat::sarif:
         as_file.format = Format::json;
         return redacted_report(as_file, renderings.sarif ? renderings.sarif() : renderings.json());
@@ -357,7 +357,7 @@ int write_report(const Output& output, const Renderings& renderings, int verdict
     std::optional<std::string> file_error;
     if (!output.file.empty())
         file_error = write_text_file(output.file, file_report(output, renderings));
-    const auto& render = renderings.ci                        ? renderings.ci
+    const auto& render = renderings.ci                       ? renderings.ci
                          : output.format == Format::json     ? renderings.json
                          : output.format == Format::markdown ? renderings.markdown
                                                              : renderings.text;
@@ -411,7 +411,7 @@ void say_output_failure(int err) {
         return;
     g_output_failure_said = true;
     std::fputs(fmt::format("loopcheck: error: cannot write to standard output: {}\n",
-                           err != 0 ? std::strerror(err) : "write error")
+                           err != 0 ? std::generic_category().message(err) : "write error")
                    .c_str(),
                stderr);
 }
@@ -428,9 +428,10 @@ int finish_output(int code) {
 int output_width() {
     // COLUMNS first (a user's or a test's choice, and the only width a pipe
     // has), then the terminal's own, then 100 for files, pipes and tickets.
-    if (const char* env = std::getenv("COLUMNS"); env != nullptr && *env != '\0') {
+    if (const auto columns = platform::environment_variable("COLUMNS");
+        columns && !columns->empty()) {
         char* end = nullptr;
-        const long v = std::strtol(env, &end, 10);
+        const long v = std::strtol(columns->c_str(), &end, 10);
         if (*end == '\0' && v >= 20 && v <= 1000)
             return static_cast<int>(v);
     }
@@ -443,11 +444,18 @@ int output_width() {
 TextStyle text_style(ColorMode color, bool verbose) {
     TextStyle style;
     style.verbose = verbose;
+    const auto no_color = platform::environment_variable("NO_COLOR");
+    const auto term = platform::environment_variable("TERM");
+    const auto force_color = platform::environment_variable("FORCE_COLOR");
+    const auto clicolor_force = platform::environment_variable("CLICOLOR_FORCE");
+    const auto c_str = [](const std::optional<std::string>& v) {
+        return v ? v->c_str() : nullptr;
+    };
     style.color = color_wanted(color, platform::is_terminal(platform::Stream::out),
-                               {.no_color = std::getenv("NO_COLOR"),
-                                .term = std::getenv("TERM"),
-                                .force_color = std::getenv("FORCE_COLOR"),
-                                .clicolor_force = std::getenv("CLICOLOR_FORCE")});
+                               {.no_color = c_str(no_color),
+                                .term = c_str(term),
+                                .force_color = c_str(force_color),
+                                .clicolor_force = c_str(clicolor_force)});
     style.width = output_width();
     return style;
 }

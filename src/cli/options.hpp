@@ -47,7 +47,7 @@ struct Output {
     ColorMode color = ColorMode::automatic;
     int verbosity = 0; ///< -1 quiet, 0 normal, 1 -v, 2 -vv
     Redaction redaction{};
-    std::string file{};                     ///< --output: "" for none
+    std::string file{};                        ///< --output: "" for none
     FileFormat file_format = FileFormat::json; ///< the file's, from its name
 
     friend bool operator==(const Output&, const Output&) = default;

@@ -135,7 +135,7 @@ Result<std::vector<std::string>> drop_check_name(std::vector<std::string> words)
         return words;
     const auto names = check_names();
     const auto named = std::find_if(names.begin(), names.end(),
-                                     [&](const CheckName& n) { return n.name == words[at]; });
+                                    [&](const CheckName& n) { return n.name == words[at]; });
     if (named == names.end())
         return words;
     words.erase(words.begin() + static_cast<std::ptrdiff_t>(at));

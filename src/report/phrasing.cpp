@@ -455,4 +455,13 @@ std::string verdict(const facts::Verdict& v) {
     return fmt::format("DOWN: nothing accepts on {} ({}{})", f.input, tried, how);
 }
 
+std::string machine_line(const SystemFacts& s) {
+    std::string out = s.distribution;
+    if (!s.architecture.empty())
+        out += out.empty() ? s.architecture : ", " + s.architecture;
+    if (!s.environment.empty())
+        out += out.empty() ? "in " + s.environment : ", in " + s.environment;
+    return out;
+}
+
 } // namespace loopcheck::phrasing

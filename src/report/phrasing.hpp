@@ -19,4 +19,8 @@ std::string fix(const facts::Fix& f);
 /// The verdict line, starting with its word: "SLOW: clients that try ...".
 std::string verdict(const facts::Verdict& v);
 
+/// The machine in words, for a ticket: "Debian GNU/Linux 12 (bookworm),
+/// x86_64, in WSL 2"; "" when none of it is known.
+std::string machine_line(const SystemFacts& s);
+
 } // namespace loopcheck::phrasing

@@ -62,7 +62,7 @@ TEST_CASE("bad shared options are one-line usage errors", "[options]") {
           "--threshold does not apply to loopcheck wait: why");
 }
 
-TEST_CASE("--output's format is what the file's name says", "[options]") {
+TEST_CASE("the output file's format is what its name says", "[options]") {
     CHECK(*output_file_format("r.json", Command::check) == FileFormat::json);
     CHECK(*output_file_format("out/R.MD", Command::wait) == FileFormat::markdown);
     CHECK(*output_file_format("r.markdown", Command::trace) == FileFormat::markdown);
@@ -81,7 +81,7 @@ TEST_CASE("--output's format is what the file's name says", "[options]") {
     CHECK(ok->output().file_format == FileFormat::markdown);
 }
 
-TEST_CASE("--redact and --no-redact", "[options]") {
+TEST_CASE("redaction options: redact, no-redact and both", "[options]") {
     CHECK(error_of({.redact = true, .no_redact = true}) ==
           "--redact and --no-redact exclude each other");
     auto keep = validate_common({.no_redact = true});

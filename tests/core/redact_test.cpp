@@ -14,7 +14,8 @@ TEST_CASE("a URL's query and fragment values are masked, its host and path kept"
           "http://localhost:8888/lab?token=***");
     CHECK(found.query);
     CHECK_FALSE(found.userinfo);
-    CHECK(redact_urls("localhost:8888/tree?token=abc&x=1") == "localhost:8888/tree?token=***&x=***");
+    CHECK(redact_urls("localhost:8888/tree?token=abc&x=1") ==
+          "localhost:8888/tree?token=***&x=***");
     Redactions frag;
     CHECK(redact_urls("http://127.0.0.1:5000/cb#access_token=eyJ&state=s", &frag) ==
           "http://127.0.0.1:5000/cb#access_token=***&state=***");
@@ -46,15 +47,17 @@ TEST_CASE("a line's credential-named values are masked, its URLs keep their host
     Redactions found;
     CHECK(redact_line("OPENAI_API_KEY=sk-abc123", &found) == "OPENAI_API_KEY=***");
     CHECK(found.credential);
-    CHECK(redact_line(R"(client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama"))") ==
-          R"(client = OpenAI(base_url="http://localhost:11434/v1", api_key="***"))");
+    CHECK(
+        redact_line(R"(client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama"))") ==
+        R"(client = OpenAI(base_url="http://localhost:11434/v1", api_key="***"))");
     CHECK(redact_line(R"({"api_key": "sk-1", "url": "http://localhost:1"})") ==
           R"({"api_key": "***", "url": "http://localhost:1"})");
     CHECK(redact_line("token: abc  # yaml") == "token: ***  # yaml");
     CHECK(redact_line("apiKey := \"k\"") == "apiKey := \"***\"");
     CHECK(redact_line("Authorization: Bearer eyJhbGci") == "Authorization: Bearer ***");
     // A URL named like a secret keeps its host: scan shows where it connects.
-    CHECK(redact_line("AUTH_URL=http://localhost:9000/auth") == "AUTH_URL=http://localhost:9000/auth");
+    CHECK(redact_line("AUTH_URL=http://localhost:9000/auth") ==
+          "AUTH_URL=http://localhost:9000/auth");
     // A comparison is no assignment; a plain line is left alone.
     CHECK(redact_line("if token == expected:") == "if token == expected:");
     Redactions none;
@@ -70,7 +73,8 @@ TEST_CASE("an argument after a credential option is masked whole", "[redact]") {
     CHECK(redact_argument("--api-key=sk-secret", "python") == "--api-key=***");
     CHECK(redact_argument("8080", "-p") == "8080");
     CHECK(redact_argument("--verbose", "--token") == "--verbose");
-    CHECK(redact_argument("http://localhost:1/?token=t", "--url") == "http://localhost:1/?token=***");
+    CHECK(redact_argument("http://localhost:1/?token=t", "--url") ==
+          "http://localhost:1/?token=***");
 }
 
 TEST_CASE("home directories become ~, this user's and any other's", "[redact]") {

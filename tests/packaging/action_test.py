@@ -119,9 +119,10 @@ check(by_name["Upload SARIF to code scanning"][0] is None, "upload step: checked
                              "requests.get('http://localhost:11434/api/tags')  # loopcheck: ignore\n")
 results, outputs = run_action(work, {"sarif-file": "out/scan.sarif", "path": "app.py"})
 by_name = {name: (code, text) for name, code, text in results}
-check(by_name["Gate"][0] != 0 and outputs["scan"].get("exit-code") == "2"
+check(by_name["Gate"][0] != 0 and outputs["scan"].get("exit-code") == "5"
       and "sarif" not in outputs["scan"],
-      "an output folder that does not exist: scan exit 2, nothing to upload, the gate fails")
+      "an output folder that does not exist: scan exit 5 (the file could not be written), "
+      "nothing to upload, the gate fails")
 results, outputs = run_action(work, {"since": "HEAD"})
 by_name = {name: (code, text) for name, code, text in results}
 check(outputs["scan"].get("exit-code") == "0" and by_name["Gate"][0] == 0,

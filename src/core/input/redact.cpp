@@ -43,11 +43,11 @@ bool url_like(std::string_view word) {
         std::size_t end = colon + 1;
         while (end < word.size() && is_digit(word[end]))
             ++end;
-        if (end > colon + 1 && (end == word.size() || word[end] == '/' || word[end] == '?' ||
-                                word[end] == '#'))
+        if (end > colon + 1 &&
+            (end == word.size() || word[end] == '/' || word[end] == '?' || word[end] == '#'))
             // "10:30?x=1" is a time, not a host and port.
-            return colon > 0 && !std::all_of(word.begin(), word.begin() + static_cast<long>(colon),
-                                             is_digit);
+            return colon > 0 &&
+                   !std::all_of(word.begin(), word.begin() + static_cast<long>(colon), is_digit);
     }
     return false;
 }
@@ -289,9 +289,9 @@ Redactions& Redactions::operator|=(const Redactions& other) {
 
 bool credential_name(std::string_view name) {
     static constexpr std::array<std::string_view, 17> secret_parts{
-        "token", "secret",     "password",  "passwd",  "pwd",    "auth",
-        "authorization", "apikey", "key", "sig", "signature", "session",
-        "cookie", "credential", "credentials", "bearer", "passphrase"};
+        "token",         "secret",     "password",    "passwd", "pwd",       "auth",
+        "authorization", "apikey",     "key",         "sig",    "signature", "session",
+        "cookie",        "credential", "credentials", "bearer", "passphrase"};
     const auto parts = name_parts(name);
     return std::any_of(parts.begin(), parts.end(), [](const std::string& p) {
         return std::find(secret_parts.begin(), secret_parts.end(), p) != secret_parts.end();

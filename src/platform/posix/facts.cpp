@@ -11,6 +11,9 @@
 #include <string>
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
+#if defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
 #include <unistd.h>
 
 namespace loopcheck::platform {
@@ -42,6 +45,29 @@ SystemFacts system_facts() {
     f.os = Os::linux_;
 #endif
     f.hosts_file = "/etc/hosts";
+    f.architecture = u.machine;
+    f.proxies = proxy_variables([](const char* name) { return environment_variable(name); });
+#if defined(__APPLE__)
+    char product[64] = {};
+    std::size_t size = sizeof product - 1;
+    if (::sysctlbyname("kern.osproductversion", product, &size, nullptr, 0) == 0)
+        f.distribution = fmt::format("macOS {}", product);
+#elif defined(__linux__)
+    for (const char* path : {"/etc/os-release", "/usr/lib/os-release"})
+        if (const auto text = posix::read_small_file(path, 16 * 1024); text && !text->empty()) {
+            f.distribution = os_release_name(*text);
+            break;
+        }
+    EnvironmentClues clues;
+    clues.kernel_release = read_first_line("/proc/sys/kernel/osrelease");
+    clues.wsl_interop = ::access("/proc/sys/fs/binfmt_misc/WSLInterop", F_OK) == 0;
+    clues.dockerenv = ::access("/.dockerenv", F_OK) == 0;
+    clues.containerenv = ::access("/run/.containerenv", F_OK) == 0;
+    clues.container_variable = environment_variable("container").value_or("");
+    clues.kubernetes = environment_variable("KUBERNETES_SERVICE_HOST").has_value();
+    clues.init_cgroup = posix::read_small_file("/proc/1/cgroup", 16 * 1024).value_or("");
+    f.environment = linux_environment(clues);
+#endif
 #ifdef __linux__
     // The SYN retry settings (tcp(7)); tcp_syn_linear_timeouts (Linux 6.7+)
     // makes the first retries 1 s apart instead of doubling.

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cwchar>
 #include <fmt/format.h>
 #include <future>
 #include <memory>
@@ -205,6 +206,45 @@ std::string hosts_file() {
     return utf8(root.data(), static_cast<int>(n)) + "\\System32\\drivers\\etc\\hosts";
 }
 
+/// A string value of HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion
+/// ("ProductName", "DisplayVersion"); "" when absent.
+std::string current_version_string(const wchar_t* name) {
+    constexpr const wchar_t* key = L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion";
+    std::array<wchar_t, 256> value{};
+    DWORD bytes = static_cast<DWORD>(sizeof(value) - sizeof(wchar_t));
+    if (::RegGetValueW(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_SZ, nullptr, value.data(),
+                       &bytes) != ERROR_SUCCESS)
+        return {};
+    return utf8(value.data(), static_cast<int>(::wcsnlen(value.data(), value.size())));
+}
+
+/// The update build revision (the number after the build: 26100.2314).
+std::uint32_t current_version_revision() {
+    DWORD value = 0;
+    DWORD bytes = sizeof value;
+    if (::RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion",
+                       L"UBR", RRF_RT_REG_DWORD, nullptr, &value, &bytes) != ERROR_SUCCESS)
+        return 0;
+    return value;
+}
+
+/// The machine's own architecture (not the process's: an x64 loopcheck
+/// under emulation on ARM64 says ARM64).
+std::string native_architecture() {
+    SYSTEM_INFO info{};
+    ::GetNativeSystemInfo(&info);
+    switch (info.wProcessorArchitecture) {
+    case PROCESSOR_ARCHITECTURE_AMD64:
+        return "AMD64";
+    case PROCESSOR_ARCHITECTURE_ARM64:
+        return "ARM64";
+    case PROCESSOR_ARCHITECTURE_INTEL:
+        return "x86";
+    default:
+        return {};
+    }
+}
+
 // --- The console. ---------------------------------------------------------
 
 struct SavedMode {
@@ -276,6 +316,11 @@ SystemFacts system_facts() {
     if (!source.empty())
         f.tcp_settings.emplace_back(max_syn_retransmissions_source_key, std::move(source));
     f.hosts_file = hosts_file();
+    f.distribution = windows_name(current_version_string(L"ProductName"),
+                                  current_version_string(L"DisplayVersion"), f.windows_build,
+                                  current_version_revision());
+    f.architecture = native_architecture();
+    f.proxies = proxy_variables([](const char* name) { return environment_variable(name); });
     return f;
 }
 

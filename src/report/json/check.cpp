@@ -327,6 +327,17 @@ void json_system(JsonWriter& w, const SystemFacts& s) {
     for (const auto& [k, v] : s.tcp_settings)
         w.key(k).value(v);
     w.end_object();
+    const auto or_null = [&](const char* key, const std::string& v) {
+        w.key(key);
+        v.empty() ? w.null() : w.value(v);
+    };
+    or_null("distribution", s.distribution);
+    or_null("architecture", s.architecture);
+    or_null("environment", s.environment);
+    w.key("proxies").begin_object();
+    for (const auto& [k, v] : s.proxies)
+        w.key(k).value(v);
+    w.end_object();
     w.end_object();
 }
 

@@ -175,6 +175,10 @@ void header(Document& d, const Report& r) {
         {.body = {literal(fmt::format("loopcheck {} on {} {}", r.loopcheck_version,
                                       r.system.os_name, r.system.os_version))}});
     facts.items.push_back({.body = {literal("command: "), code(r.command_line)}});
+    if (const std::string machine = phrasing::machine_line(r.system); !machine.empty())
+        facts.items.push_back({.body = {literal("machine: "), prose(machine)}});
+    for (const auto& [k, v] : r.system.proxies)
+        facts.items.push_back({.body = {literal("proxy: "), code(fmt::format("{}={}", k, v))}});
     facts.items.push_back({.body = {literal(fmt::format("timeout {}, threshold {}, {} round(s)",
                                                         format_duration(r.timeout),
                                                         format_duration(r.threshold), r.count))}});

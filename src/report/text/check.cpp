@@ -230,6 +230,12 @@ std::string render_with(const Report& r, const TextStyle& style, std::size_t fol
     if (style.verbose || !one_line_each)
         listener_table_line(w, r.listener_table);
     std::string facts = fmt::format("System: {} {}", r.system.os_name, r.system.os_version);
+    if (style.verbose) {
+        if (const std::string machine = phrasing::machine_line(r.system); !machine.empty())
+            facts += fmt::format(" ({})", machine);
+        for (const auto& [k, v] : r.system.proxies)
+            facts += fmt::format("; {}={}", k, v);
+    }
     for (const auto& [k, v] : r.system.tcp_settings)
         facts += fmt::format("; {}={}", k, v);
     facts += fmt::format("; timeout {}, threshold {}", format_duration(r.timeout),
