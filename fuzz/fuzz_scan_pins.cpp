@@ -2,6 +2,7 @@
 // poetry.lock, package-lock.json, .csproj are anyone's text) and the version
 // order they feed: no crash, no empty or control-byte version, an order that
 // is a strict order.
+#include "loopcheck/core/clients/table.hpp"
 #include "loopcheck/core/scan/pins.hpp"
 
 #include <cstddef>

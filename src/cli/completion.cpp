@@ -97,7 +97,9 @@ std::string joined_command_words() {
 /// offers the check's options; `loopcheck doctor` takes no target).
 std::string words_ending_the_check(bool targets) {
     std::string out;
-    for (const auto& [word, _] : command_words()) {
+    for (const auto& entry : command_words()) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const std::string_view word = entry.first;
         const auto names = check_names();
         const auto name = std::find_if(names.begin(), names.end(),
                                        [&](const CheckName& n) { return n.name == word; });
