@@ -7,6 +7,7 @@
 #include "support/process.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace loopcheck;
@@ -74,6 +75,19 @@ TEST_CASE("the bad-input table in docs/robustness.md", "[robustness]") {
     };
     for (const auto& row : rows) {
         INFO(row.what);
+#ifdef _WIN32
+        // The test starts loopcheck with a command line made from these
+        // bytes in the ANSI code page (support/process.cpp), and loopcheck
+        // reads its UTF-16 command line (GetCommandLineW): bytes that are
+        // not UTF-8 cannot be passed at all, and U+202E arrives as three
+        // ANSI characters. Both rows run on POSIX; here they would test the
+        // harness, not loopcheck.
+        if (std::string_view(row.what) == "non-UTF-8 bytes" ||
+            std::string_view(row.what) == "a bidi override in a URL's fragment") {
+            WARN("skipped on Windows: the harness passes arguments in the ANSI code page");
+            continue;
+        }
+#endif
         auto r = run_loopcheck(row.args);
         INFO("stderr: " << r.err);
         CHECK(r.exit_code == exit_code::usage);
