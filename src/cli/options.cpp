@@ -389,9 +389,19 @@ int write_stdout(std::string_view text, int verdict) {
     // file-size limit (EFBIG) fail here: the output was lost, and a script
     // that kept it must not read the probe's verdict (docs/robustness.md).
     // errno is taken at once: a later flush of an empty buffer keeps quiet.
-    errno = 0;
-    const bool whole = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
-    const int write_errno = errno;
+    // A Ctrl-C while a large report waits on a full pipe interrupts the
+    // write (EINTR): the rest is written, the report is never cut short.
+    std::size_t written = 0;
+    int write_errno = 0;
+    while (written < text.size()) {
+        errno = 0;
+        written += std::fwrite(text.data() + written, 1, text.size() - written, stdout);
+        write_errno = errno;
+        if (written == text.size() || write_errno != EINTR)
+            break;
+        std::clearerr(stdout);
+    }
+    const bool whole = written == text.size();
     if (whole && flush_stdout_checked())
         return verdict;
     say_output_failure(write_errno);
@@ -400,7 +410,13 @@ int write_stdout(std::string_view text, int verdict) {
 
 bool flush_stdout_checked() {
     errno = 0;
-    const bool ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    bool ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    // Interrupted by a signal (Ctrl-C during the write): flush the rest.
+    for (int tries = 0; !ok && errno == EINTR && tries < 100; ++tries) {
+        std::clearerr(stdout);
+        errno = 0;
+        ok = std::fflush(stdout) == 0 && !std::ferror(stdout);
+    }
     if (!ok)
         say_output_failure(errno);
     return ok;
