@@ -99,7 +99,12 @@ std::string conversion_message(std::string_view what, const CLI::App& app) {
 
 } // namespace
 
-std::optional<std::size_t> subcommand_index(const std::vector<std::string>& words) {
+namespace {
+
+/// The index of the first word that is neither an option nor an option's
+/// value: where a subcommand's name (or the check's) may stand; none at
+/// "--" or the end.
+std::optional<std::size_t> first_word(const std::vector<std::string>& words) {
     for (std::size_t i = 0; i < words.size(); ++i) {
         const std::string_view w = words[i];
         if (w == "--")
@@ -109,30 +114,25 @@ std::optional<std::size_t> subcommand_index(const std::vector<std::string>& word
                 ++i;
             continue;
         }
-        if (is_subcommand(w) || w == "help")
-            return i;
-        return std::nullopt;
+        return i;
     }
     return std::nullopt;
 }
 
+} // namespace
+
+std::optional<std::size_t> subcommand_index(const std::vector<std::string>& words) {
+    const auto at = first_word(words);
+    if (at && (is_subcommand(words[*at]) || words[*at] == "help"))
+        return at;
+    return std::nullopt;
+}
+
 Result<std::vector<std::string>> drop_check_name(std::vector<std::string> words) {
-    // The first word that is neither an option nor an option's value, as
-    // subcommand_index finds a subcommand's.
-    std::size_t at = 0;
-    for (; at < words.size(); ++at) {
-        const std::string_view w = words[at];
-        if (w == "--")
-            return words;
-        if (w.size() > 1 && w[0] == '-') {
-            if (takes_next_word(w))
-                ++at;
-            continue;
-        }
-        break;
-    }
-    if (at >= words.size())
+    const auto found = first_word(words);
+    if (!found)
         return words;
+    const std::size_t at = *found;
     const auto names = check_names();
     const auto named = std::find_if(names.begin(), names.end(),
                                     [&](const CheckName& n) { return n.name == words[at]; });
