@@ -14,6 +14,22 @@ TEST_CASE("durations as users type them", "[duration]") {
     CHECK(*parse_duration("2min") == 120s);
     CHECK(*parse_duration(".25") == 250ms);
     CHECK(*parse_duration("0") == 0us);
+    CHECK(*parse_duration("1h") == 3600s);
+}
+
+TEST_CASE("durations in Go's form add their parts", "[duration]") {
+    CHECK(*parse_duration("1m30s") == 90s);
+    CHECK(*parse_duration("1h15m") == 4500s);
+    CHECK(*parse_duration("2s500ms") == 2500ms);
+    CHECK(*parse_duration("1.5m10s") == 100s);
+    CHECK(*parse_duration("23h59m60s") == 86400s); // one day is still allowed
+    for (const char* bad : {"1m30", "30s1", "1m 30s", "1m30x", "24h1s", "1hm"}) {
+        INFO(bad);
+        auto r = parse_duration(bad);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().kind == ErrorKind::usage);
+    }
+    CHECK(parse_duration("1m30").error().message.find("needs its unit") != std::string::npos);
 }
 
 TEST_CASE("bad durations are usage errors", "[duration]") {

@@ -22,38 +22,46 @@ std::optional<long double> microseconds_per(std::string_view unit) {
         return 1;
     if (unit == "m" || unit == "min")
         return 60e6L;
+    if (unit == "h")
+        return 3600e6L;
     return std::nullopt;
 }
 
 } // namespace
 
-Result<Micros> parse_duration(std::string_view text) {
-    const std::string original(text);
-    if (text.empty())
-        return usage_error("empty duration");
-    // Split "1.5ms" into the number and the unit by hand: std::from_chars for
-    // double is missing from older libstdc++ and from MinGW's, and strtod
-    // would honour the locale.
+namespace {
+
+/// One "NUMBER[UNIT]" from the front of `text` (consumed), in microseconds.
+/// `unit_required`: a bare number is seconds only when it stands alone.
+Result<long double> parse_segment(std::string_view& text, const std::string& original,
+                                  bool unit_required) {
+    // Split "1.5ms" into the number and the unit by hand: std::from_chars
+    // for double is missing from older libstdc++ and from MinGW's, and
+    // strtod would honour the locale.
     std::size_t i = 0;
     bool seen_digit = false, seen_dot = false;
     for (; i < text.size(); ++i) {
-        char c = text[i];
-        if (c >= '0' && c <= '9') {
+        const char c = text[i];
+        if (c >= '0' && c <= '9')
             seen_digit = true;
-        } else if (c == '.' && !seen_dot) {
+        else if (c == '.' && !seen_dot)
             seen_dot = true;
-        } else {
+        else
             break;
-        }
     }
     if (!seen_digit)
-        return usage_error(fmt::format("'{}' is not a duration (try 250ms, 2s or 1.5)", original));
+        return usage_error(
+            fmt::format("'{}' is not a duration (try 250ms, 2s, 1m30s or 1.5)", original));
     const auto number = text.substr(0, i);
-    const auto unit = text.substr(i);
+    std::size_t j = i;
+    while (j < text.size() && !(text[j] >= '0' && text[j] <= '9') && text[j] != '.')
+        ++j;
+    const auto unit = text.substr(i, j - i);
+    text.remove_prefix(j);
 
     long double value = 0, scale = 1;
     bool after_dot = false;
-    for (char c : number) {
+    for (const char c : number) {
         if (c == '.') {
             after_dot = true;
             continue;
@@ -67,13 +75,35 @@ Result<Micros> parse_duration(std::string_view text) {
         if (value > 1e12L)
             return usage_error(fmt::format("duration '{}' is too large", original));
     }
-
+    if (unit.empty() && unit_required)
+        return usage_error(
+            fmt::format("'{}' is not a duration: each part of 1m30s needs its unit", original));
     const auto per_unit_us = microseconds_per(unit);
     if (!per_unit_us)
-        return usage_error(
-            fmt::format("unknown unit '{}' in duration '{}' (use us, ms, s or m)", unit, original));
+        return usage_error(fmt::format("unknown unit '{}' in duration '{}' (use us, ms, s, m or h)",
+                                       unit, original));
+    return value * *per_unit_us;
+}
 
-    const long double us = value * *per_unit_us;
+} // namespace
+
+Result<Micros> parse_duration(std::string_view text) {
+    const std::string original(text);
+    if (text.empty())
+        return usage_error("empty duration");
+    // "1h", "1m30s", "2.5s", "250ms": Go's form (time.ParseDuration, what
+    // wait4x and Kubernetes take), one or more NUMBER UNIT parts summed. A
+    // lone number without a unit is seconds, like curl's --connect-timeout.
+    long double us = 0;
+    bool first = true;
+    while (!text.empty()) {
+        const bool alone = first && text.find_first_not_of("0123456789.") == std::string_view::npos;
+        auto part = parse_segment(text, original, !alone);
+        if (!part)
+            return part.error();
+        us += *part;
+        first = false;
+    }
     constexpr long double one_day_us = 86400e6L;
     if (us > one_day_us)
         return usage_error(fmt::format("duration '{}' is longer than one day", original));

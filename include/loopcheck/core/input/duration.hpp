@@ -14,9 +14,11 @@ namespace loopcheck {
 /// report shows, and an int64 of them spans far more than any bound we allow.
 using Micros = std::chrono::microseconds;
 
-/// Parses "250ms", "2s", "1.5" (seconds), "500us", "1m". A number without a
-/// unit is seconds, like curl's --connect-timeout. Rejects negatives, empty
-/// strings, unknown units, and anything above one day (a typo, not a wish).
+/// Parses "250ms", "2s", "1.5" (seconds), "500us", "1m", "1h" and Go's
+/// sums "1m30s", "1h15m". A lone number without a unit is seconds, like
+/// curl's --connect-timeout; in a sum every part has its unit. Rejects
+/// negatives, empty strings, unknown units, and anything above one day (a
+/// typo, not a wish).
 Result<Micros> parse_duration(std::string_view text);
 
 /// Human form, ASCII only (Windows consoles mangle "µ"): "0.018 ms",
