@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `loopcheck wait` beside the waiters CI scripts use: wait-on and wait-port
 # (npm, installed into a temporary directory outside the repository), an
-# `nc -z` loop with `sleep 1`, and a bash /dev/tcp loop with `sleep 1`.
+# `nc -z` loop with `sleep 1`, and a bash /dev/tcp loop with `sleep 1`;
+# then HTTP readiness (a 503 that turns 200) beside wait-on's http-get: and
+# a curl loop.
 # For each: detection latency (from the server's listen() to the waiter's
 # exit) and CPU while waiting (bench/wait_bench.py). Prints Markdown tables
 # (docs/performance.md, "wait").
@@ -14,7 +16,7 @@
 # on Windows.
 #
 # usage: bench/wait.sh [LOOPCHECK] [RUNS]   (default build/release/loopcheck, 5)
-# needs: python3, node and npm (and network to the npm registry), nc, bash
+# needs: python3, node and npm (and network to the npm registry), nc, curl, bash
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 lc=$(readlink -f "${1:-$root/build/release/loopcheck}")
@@ -27,7 +29,7 @@ if ! [[ $runs =~ ^[0-9]{1,2}$ ]] || ((runs < 1)); then
     echo "wait.sh: RUNS must be 1..99" >&2
     exit 2
 fi
-for tool in python3 node npm nc; do
+for tool in python3 node npm nc curl; do
     command -v "$tool" >/dev/null || {
         echo "wait.sh: needs $tool" >&2
         exit 2
@@ -56,6 +58,19 @@ waiters=(
 )
 
 python3 "$root/bench/wait_bench.py" 127.0.0.1 "$runs" "${waiters[@]}"
+echo
+
+# Readiness: the port accepts from the start, the application answers 503
+# and then 200. wait-on's http-get: needs a 2xx; a curl -f loop is what a
+# script without a waiter does. (wait4x's HTTP mode is not here: its
+# release binaries come from GitHub, which this machine cannot reach, and
+# it needs a newer Go than Debian 12's to build.)
+http_waiters=(
+    "loopcheck wait (HTTP)=exec $lc wait -q --for 60s {url}"
+    "wait-on http-get: (250 ms)=exec $bin/wait-on -t 60000 http-get://127.0.0.1:{port}/health"
+    "curl -f loop, sleep 1=until curl -sf -o /dev/null {url}; do sleep 1; done"
+)
+python3 "$root/bench/wait_bench.py" http "$runs" "${http_waiters[@]}"
 echo
 if [[ $(id -u) -eq 0 ]]; then
     # The lab drops the first RST of every connect to the port range the

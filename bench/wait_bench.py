@@ -11,8 +11,14 @@ a shell loop's finished children (nc, sleep) count through cutime/cstime.
 The window starts 1 s after the waiter, so start-up (Node's ~0.1 s) is not
 counted as waiting.
 
-usage: wait_bench.py HOST RUNS NAME=COMMAND...   (COMMAND with {host} {port})
+With HOST "http" the server is an HTTP server on 127.0.0.1 that listens
+from the start and answers 503 to every GET until a random moment, then
+200: detection is from that moment to the waiter's exit (readiness, not a
+port), and COMMAND has {url} (http://127.0.0.1:PORT/health).
+
+usage: wait_bench.py HOST RUNS NAME=COMMAND...   (COMMAND with {host} {port} {url})
 """
+import http.server
 import os
 import random
 import socket
@@ -75,19 +81,63 @@ def one_run(host: str, command: str) -> tuple[float, float]:
     return detect, (c1 - c0) / TICK / WINDOW_S * 100
 
 
+class Health(http.server.BaseHTTPRequestHandler):
+    """503 until the server's `ready` is set, then 200."""
+    def do_GET(self):
+        self.send_response(200 if self.server.ready else 503)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def one_http_run(command: str) -> tuple[float, float]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Health)
+    server.ready = False
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    url = f"http://127.0.0.1:{port}/health"
+    argv = ["sh", "-c", command.format(host="127.0.0.1", port=port, url=url)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(SETTLE_S)
+    c0 = cpu_ticks(proc.pid)
+    time.sleep(WINDOW_S)
+    c1 = cpu_ticks(proc.pid)
+    if proc.poll() is not None:
+        raise RuntimeError(f"{command} exited {proc.returncode} on a 503")
+    time.sleep(random.uniform(0.0, PHASE_S))
+    watchdog = threading.Timer(LIMIT_S, proc.kill)
+    watchdog.start()
+    server.ready = True
+    ready = time.monotonic()
+    proc.wait()
+    detect = time.monotonic() - ready
+    watchdog.cancel()
+    server.shutdown()
+    server.server_close()
+    cpu = (c1 - c0) / TICK / WINDOW_S * 100
+    if detect >= LIMIT_S:
+        return float("inf"), cpu
+    if proc.returncode != 0:
+        raise RuntimeError(f"{command} exited {proc.returncode}")
+    return detect, cpu
+
+
 def fmt_ms(x: float) -> str:
     return "never" if x == float("inf") else f"{x * 1000:.1f}"
 
 
 def main() -> int:
     host, runs = sys.argv[1], int(sys.argv[2])
-    print(f"| waiter ({host}) | detection ms, median [min..max] | CPU while waiting, % of one core |")
+    what = "HTTP 503 -> 200" if host == "http" else host
+    print(f"| waiter ({what}) | detection ms, median [min..max] | CPU while waiting, % of one core |")
     print("|---|---|---|")
     for spec in sys.argv[3:]:
         name, command = spec.split("=", 1)
         det, cpu = [], []
         for _ in range(runs):
-            d, c = one_run(host, command)
+            d, c = one_http_run(command) if host == "http" else one_run(host, command)
             det.append(d)
             cpu.append(c)
         print(f"| {name} | {fmt_ms(statistics.median(det))} [{fmt_ms(min(det))}..{fmt_ms(max(det))}]"

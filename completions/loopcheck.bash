@@ -8,7 +8,7 @@ _loopcheck_options() {
         scan) echo '-h --help -t --timeout --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --no-probe --strict --exit-zero --baseline --write-baseline --since --format' ;;
         staircase) echo '-h --help -t --timeout --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output -n --count --ascii' ;;
         trace) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --windows-order --windows-timing --threshold' ;;
-        wait) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --for --interval --all-addresses --strict --down' ;;
+        wait) echo '-h --help --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --for -t --timeout --http --expect-status --interval --all-addresses --strict --down' ;;
         completion) echo '-h --help' ;;
         *) echo '-h --help -V --version -n --count -4 --ipv4 -6 --ipv6 -t --timeout --threshold --format --json --markdown --color -v --verbose -q --quiet --redact --no-redact --output --expect --quick --no-pair --syn-retries --max-probes --emulate' ;;
     esac
@@ -19,7 +19,7 @@ _loopcheck_options() {
 _loopcheck_value() {
     case "${2-}:$1" in
         scan:--format) echo 'text json markdown sarif github short' ;;
-        *:--baseline|*:--count|*:--max-probes|*:--output|*:--syn-retries|*:--write-baseline|*:-n) echo '' ;;
+        *:--baseline|*:--count|*:--expect-status|*:--http|*:--max-probes|*:--output|*:--syn-retries|*:--write-baseline|*:-n) echo '' ;;
         *:--for|*:--interval|*:--threshold|*:--timeout|*:-t) echo '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m' ;;
         *:--since) echo 'HEAD origin/main' ;;
         *:--color) echo 'auto always never' ;;

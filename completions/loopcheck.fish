@@ -15,7 +15,7 @@ complete -c loopcheck -n __fish_use_subcommand -a listen -d 'throwaway listeners
 complete -c loopcheck -n __fish_use_subcommand -a scan -d 'find the localhost URLs in a codebase that cost a Windows user ~2 s per connect'
 complete -c loopcheck -n __fish_use_subcommand -a staircase -d 'time refused connects with the SYN retry limit set to 0..5 (Windows: ~500 ms per retry; flat where a reset ends the connect)'
 complete -c loopcheck -n __fish_use_subcommand -a trace -d 'run a command and show which loopback connects it paid for, here and on Windows'
-complete -c loopcheck -n __fish_use_subcommand -a wait -d 'wait until every TARGET accepts (or, with --down, none does); exit 0 when it does, 3 when --for runs out, 1 with --strict when resolver order costs clients'
+complete -c loopcheck -n __fish_use_subcommand -a wait -d 'wait until every TARGET accepts, or an http:// URL answers 2xx/3xx (with --down, until none accepts); then exit 0 or run the COMMAND after --'
 complete -c loopcheck -n '__fish_seen_subcommand_from help' -a 'audit check completion doctor listen scan staircase trace wait'
 
 # loopcheck audit
@@ -111,6 +111,9 @@ complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l redact -d 'write 
 complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l no-redact -d 'show URL query values, credentials and home paths as given (a private run)'
 complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l output -r -F -d 'also write the report to FILE, as its name says: .json, .md or .txt (scan: .sarif too); stdout still gets the report'
 complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l for -x -a '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m' -d 'how long to wait in all (default 30s)'
+complete -c loopcheck -n '__fish_seen_subcommand_from wait' -s t -l timeout -x -a '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m' -d 'same as --for (as wait-for-it and wait-on read -t): the whole wait\'s limit'
+complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l http -x -d 'up means a GET of PATH answers --expect-status (an http:// URL does this with its own path)'
+complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l expect-status -x -d 'the statuses an HTTP target\'s GET must answer (default 200-399)'
 complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l interval -x -a '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m' -d 'pause between two polls of one address (default 25ms, from 1ms to 60s)'
 complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l all-addresses -d 'wait until every address of each target has accepted'
 complete -c loopcheck -n '__fish_seen_subcommand_from wait' -l strict -d 'exit 1 when an address before the accepting one in resolver order does not accept (in-order clients pay for it)'

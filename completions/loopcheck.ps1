@@ -119,6 +119,10 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
             @('--no-redact', 'show URL query values, credentials and home paths as given (a private run)')
             @('--output', 'also write the report to FILE, as its name says: .json, .md or .txt (scan: .sarif too); stdout still gets the report')
             @('--for', 'how long to wait in all (default 30s)')
+            @('-t', 'same as --for (as wait-for-it and wait-on read -t): the whole wait''s limit')
+            @('--timeout', 'same as --for (as wait-for-it and wait-on read -t): the whole wait''s limit')
+            @('--http', 'up means a GET of PATH answers --expect-status (an http:// URL does this with its own path)')
+            @('--expect-status', 'the statuses an HTTP target''s GET must answer (default 200-399)')
             @('--interval', 'pause between two polls of one address (default 25ms, from 1ms to 60s)')
             @('--all-addresses', 'wait until every address of each target has accepted')
             @('--strict', 'exit 1 when an address before the accepting one in resolver order does not accept (in-order clients pay for it)')
@@ -232,8 +236,10 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
         '--count' = ''
         '--emulate' = 'sequential happy-eyeballs happy-eyeballs=200ms go node'
         '--expect' = 'refused'
+        '--expect-status' = ''
         '--for' = '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m'
         '--format' = 'text json markdown'
+        '--http' = ''
         '--interval' = '25ms 100ms 250ms 500ms 1s 2s 5s 10s 30s 2m'
         '--max-probes' = ''
         '--output' = ''
@@ -273,7 +279,7 @@ Register-ArgumentCompleter -Native -CommandName loopcheck, loopcheck.exe -Script
         @('scan', 'find the localhost URLs in a codebase that cost a Windows user ~2 s per connect')
         @('staircase', 'time refused connects with the SYN retry limit set to 0..5 (Windows: ~500 ms per retry; flat where a reset ends the connect)')
         @('trace', 'run a command and show which loopback connects it paid for, here and on Windows')
-        @('wait', 'wait until every TARGET accepts (or, with --down, none does); exit 0 when it does, 3 when --for runs out, 1 with --strict when resolver order costs clients')
+        @('wait', 'wait until every TARGET accepts, or an http:// URL answers 2xx/3xx (with --down, until none accepts); then exit 0 or run the COMMAND after --')
     )
 
     # The words before the cursor, without the program's name.

@@ -67,15 +67,39 @@ namespace {
 /// Each declared subcommand with the run its options fill in.
 using Declared = std::vector<std::pair<CLI::App*, std::function<int()>>>;
 
-// The subcommands, from the one table.
-Declared declare_subcommands(CLI::App& app) {
+// The subcommands, from the one table. `after_dashes` goes to the one
+// that was named (split_after_dashes).
+Declared declare_subcommands(CLI::App& app, std::string_view named,
+                             const std::vector<std::string>& after_dashes) {
     Declared declared;
     for (const CommandEntry* c : subcommands()) {
         CLI::App* sub = app.add_subcommand(std::string(c->name), std::string(c->summary));
         sub->footer(std::string(c->footer));
-        declared.emplace_back(sub, c->declare(*sub));
+        declared.emplace_back(
+            sub, c->declare(*sub, c->name == named ? after_dashes : std::vector<std::string>{}));
     }
     return declared;
+}
+
+/// For a command that runs one after `--` (wait), the words from the
+/// first `--` after its name on, cut off `words`; nothing otherwise.
+std::vector<std::string> split_after_dashes(std::vector<std::string>& words,
+                                            std::optional<std::size_t> sub_at) {
+    if (!sub_at)
+        return {};
+    const auto entries = subcommands();
+    const bool takes = std::any_of(entries.begin(), entries.end(), [&](const CommandEntry* c) {
+        return c->command_after_dashes && c->name == words[*sub_at];
+    });
+    if (!takes)
+        return {};
+    const auto dashes = std::find(words.begin() + static_cast<std::ptrdiff_t>(*sub_at) + 1,
+                                  words.end(), std::string("--"));
+    if (dashes == words.end())
+        return {};
+    std::vector<std::string> tail(dashes + 1, words.end());
+    words.erase(dashes, words.end());
+    return tail;
 }
 
 /// Parses argv into `app`; the exit code when the parse ends the run (help,
@@ -142,12 +166,13 @@ ParsedCommandLine parse_command_line(int argc, char** argv) {
     if (!named)
         return usage_failure(named.error().message);
     std::vector<std::string> words = hoist_global_options(std::move(*named));
+    const auto sub_at = subcommand_index(words);
+    const std::vector<std::string> after_dashes = split_after_dashes(words, sub_at);
     std::vector<char*> hoisted{argv[0]};
     for (auto& w : words)
         hoisted.push_back(w.data());
     argc = static_cast<int>(hoisted.size());
     argv = hoisted.data();
-    const auto sub_at = subcommand_index(words);
     const std::string_view sub_word =
         sub_at ? std::string_view(words[*sub_at]) : std::string_view();
     set_usage_command(sub_word);
@@ -160,7 +185,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv) {
 
     CheckArgs args;
     add_check_options(app, args);
-    Declared declared = declare_subcommands(app);
+    Declared declared = declare_subcommands(app, sub_word, after_dashes);
     if (auto ended = parse_or_exit(app, argc, argv, declared, sub_word))
         return std::move(*ended);
     if (auto run = parsed_subcommand(declared, args))

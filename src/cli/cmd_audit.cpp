@@ -70,7 +70,7 @@ int run(const AuditArgs& args) {
                         audit->exit_code);
 }
 
-std::function<int()> declare(CLI::App& sub) {
+std::function<int()> declare(CLI::App& sub, std::vector<std::string> /*after_dashes*/) {
     auto args = std::make_shared<AuditArgs>();
     constexpr Command c = Command::audit;
     add_table_option(sub, c, "port", args->ports);

@@ -22,7 +22,7 @@ int run(const std::string& name) {
     return write_stdout(completion_script(*shell), exit_code::healthy);
 }
 
-std::function<int()> declare(CLI::App& sub) {
+std::function<int()> declare(CLI::App& sub, std::vector<std::string> /*after_dashes*/) {
     auto shell = std::make_shared<std::string>();
     add_table_option(sub, Command::completion, "shell", *shell);
     return [shell] { return run(*shell); };

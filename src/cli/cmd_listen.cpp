@@ -118,7 +118,7 @@ int run(const ListenArgs& args) {
     return exit_code::healthy;
 }
 
-std::function<int()> declare(CLI::App& sub) {
+std::function<int()> declare(CLI::App& sub, std::vector<std::string> /*after_dashes*/) {
     auto args = std::make_shared<ListenArgs>();
     constexpr Command c = Command::listen;
     add_table_option(sub, c, "spec", args->specs);

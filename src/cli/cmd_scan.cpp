@@ -93,7 +93,7 @@ int run(ScanArgs args) {
     return write_report(common->output(), renderings, r->exit_code);
 }
 
-std::function<int()> declare(CLI::App& sub) {
+std::function<int()> declare(CLI::App& sub, std::vector<std::string> /*after_dashes*/) {
     auto args = std::make_shared<ScanArgs>();
     constexpr Command c = Command::scan;
     add_table_option(sub, c, "path", args->paths);

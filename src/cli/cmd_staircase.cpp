@@ -64,7 +64,7 @@ int run(const StaircaseArgs& o) {
                         report->exit_code);
 }
 
-std::function<int()> declare(CLI::App& sub) {
+std::function<int()> declare(CLI::App& sub, std::vector<std::string> /*after_dashes*/) {
     auto o = std::make_shared<StaircaseArgs>();
     constexpr Command c = Command::staircase;
     add_table_option(sub, c, "target", o->target);

@@ -55,7 +55,7 @@ int run(const TraceArgs& args) {
                         r.exit_code);
 }
 
-std::function<int()> declare(CLI::App& sub) {
+std::function<int()> declare(CLI::App& sub, std::vector<std::string> /*after_dashes*/) {
     auto args = std::make_shared<TraceArgs>();
     constexpr Command c = Command::trace;
     add_table_option(sub, c, "command", args->command);

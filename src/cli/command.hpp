@@ -5,7 +5,9 @@
 
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -19,8 +21,14 @@ struct CommandEntry {
     std::string_view footer;  ///< the end of `loopcheck NAME --help`
     /// Declares the command's options on its CLI11 subcommand and returns
     /// what runs after a successful parse: options -> request -> run ->
-    /// report on stdout -> exit code.
-    std::function<int()> (*declare)(CLI::App& sub);
+    /// report on stdout -> exit code. `after_dashes`: the words after `--`
+    /// for a command that runs one once it is done (`wait TARGET... --
+    /// COMMAND`), cut off before CLI11 parses, which cannot put a second
+    /// list of positionals after a first; empty for the others.
+    std::function<int()> (*declare)(CLI::App& sub, std::vector<std::string> after_dashes);
+    /// Whether `--` ends this command's own words (wait), rather than
+    /// being left to CLI11 (trace's COMMAND is its only positional).
+    bool command_after_dashes = false;
 };
 
 /// `loopcheck audit` (src/cli/cmd_audit.cpp).

@@ -57,9 +57,11 @@ std::vector<CommandFacts> commands() {
                 f.summary = e->summary;
         for (const OptionRow& row : option_table())
             if (takes(row, f.command)) {
-                if (row.kind == Kind::positional)
-                    f.positional = &row;
-                else
+                if (row.kind == Kind::positional) {
+                    // The first: wait's COMMAND after `--` is not completed.
+                    if (f.positional == nullptr)
+                        f.positional = &row;
+                } else
                     f.options.push_back(&row);
             }
         out.push_back(std::move(f));

@@ -116,9 +116,7 @@ constexpr std::array rows = std::to_array<OptionRow>({
              "Keep it above ~2.5 s on Windows: a refusal there takes ~2 s, and a shorter "
              "timeout turns it into a \"timeout\" (loopcheck warns: finding `short-timeout`)",
      .example = "loopcheck -t 500ms 127.0.0.1:80",
-     .not_for = {{{wait, "a poll unanswered for 1 s counts as a timeout and the next one "
-                         "starts; --for limits the whole wait"},
-                  {listen, "listen connects to nothing; --for limits how long it runs"},
+     .not_for = {{{listen, "listen connects to nothing; --for limits how long it runs"},
                   {trace, "trace waits for the command and every process it starts"}}}},
     {.names = "--threshold",
      .kind = value,
@@ -468,8 +466,56 @@ constexpr std::array rows = std::to_array<OptionRow>({
      .help = "how long to wait in all (default 30s)",
      .default_text = "30s",
      .complete = Complete::duration,
-     .text = "how long to wait in all, at most 1 hour; exit 3 when it runs out",
+     .text = "how long to wait in all, at most 1 hour (`1h`, `1m30s`, `90s`); exit 3 when it "
+             "runs out",
      .example = "loopcheck wait --for 2m localhost:8000"},
+    {.names = "-t,--timeout",
+     .kind = value,
+     .value = "DURATION",
+     .commands = only(wait),
+     .help = "same as --for (as wait-for-it and wait-on read -t): the whole wait's limit",
+     .default_text = "30s",
+     .complete = Complete::duration,
+     .text = "same as `--for`, the limit of the whole wait, as `-t` reads in wait-for-it, "
+             "wait-on and wait4x. In the check, `-t` limits one connect; a wait's polls give up "
+             "after 1 s each on their own",
+     .example = "loopcheck wait -t 2m localhost:8000"},
+    {.names = "--http",
+     .kind = value,
+     .value = "PATH",
+     .commands = only(wait),
+     .help = "up means a GET of PATH answers --expect-status (an http:// URL does this with "
+             "its own path)",
+     .text = "wait until a GET of `PATH` on each target answers a status in `--expect-status`, "
+             "not just until the port accepts; an `http://` target does this with the URL's "
+             "own path without the option. HTTP/1.1, `Connection: close`, 1 s per answer. "
+             "An `https://` target waits for its port only, and the report says so. Not with "
+             "`--down`",
+     .example = "loopcheck wait --http /health localhost:8000"},
+    {.names = "--expect-status",
+     .kind = value,
+     .value = "LIST",
+     .commands = only(wait),
+     .help = "the statuses an HTTP target's GET must answer (default 200-399)",
+     .default_text = "200-399",
+     .text = "the statuses that count as up for an HTTP target: `200`, `200-299`, "
+             "`200,204,301-308` (default `200-399`, as Kubernetes' httpGet probe). A 503 while "
+             "the application starts is \"not yet\"",
+     .example = "loopcheck wait --expect-status 200 http://localhost:8000/health"},
+    {.names = "command",
+     .kind = positional,
+     .value = "COMMAND",
+     .commands = only(wait),
+     .help = "run this after --, once every target is up; its exit status is loopcheck's",
+     .complete = Complete::program,
+     .text = "after `--`: the command to run once every target is up (as wait-for-it and "
+             "wait4x do), in loopcheck's place on Linux and macOS (exec: it keeps the pid, "
+             "stdin, stdout and signals, as an exec-form `ENTRYPOINT` needs), as a child on "
+             "Windows. Its exit status becomes loopcheck's; 127 when it is not found. It does "
+             "not run when the wait fails (exit 2 to 5, 130, 143) or, with `--strict`, when "
+             "resolver order costs clients (exit 1). The report goes to stderr then, unless "
+             "`-q`, so the command's stdout stays its own",
+     .example = "loopcheck wait http://localhost:8000/health -- python3 app.py"},
     {.names = "--interval",
      .kind = value,
      .value = "DURATION",

@@ -122,7 +122,9 @@ CLI::Option* add_table_option(CLI::App& app, Command command, std::string_view n
 }
 
 void add_common_options(CLI::App& app, CommonArgs& args, Command command) {
-    if (find_option(command, "--timeout") != nullptr)
+    // wait's -t is its own row, the whole wait's limit (cmd_wait.cpp), not
+    // one connect's.
+    if (command != Command::wait && find_option(command, "--timeout") != nullptr)
         add_table_option(app, command, "--timeout", args.timeout);
     if (find_option(command, "--threshold") != nullptr)
         add_table_option(app, command, "--threshold", args.threshold);
@@ -361,8 +363,16 @@ int write_report(const Output& output, const Renderings& renderings, int verdict
                          : output.format == Format::json     ? renderings.json
                          : output.format == Format::markdown ? renderings.markdown
                                                              : renderings.text;
+    if (output.on_stderr) {
+        if (output.verbosity >= 0)
+            std::fputs(redacted_report(output, render ? render() : renderings.text()).c_str(),
+                       stderr);
+        std::fflush(stderr);
+    }
     const int code =
-        write_stdout(redacted_report(output, render ? render() : renderings.text()), verdict);
+        output.on_stderr
+            ? verdict
+            : write_stdout(redacted_report(output, render ? render() : renderings.text()), verdict);
     if (file_error)
         return report_error(exit_code::internal,
                             fmt::format("cannot write --output {}: {}",
@@ -464,9 +474,7 @@ TextStyle text_style(ColorMode color, bool verbose) {
     const auto term = platform::environment_variable("TERM");
     const auto force_color = platform::environment_variable("FORCE_COLOR");
     const auto clicolor_force = platform::environment_variable("CLICOLOR_FORCE");
-    const auto c_str = [](const std::optional<std::string>& v) {
-        return v ? v->c_str() : nullptr;
-    };
+    const auto c_str = [](const std::optional<std::string>& v) { return v ? v->c_str() : nullptr; };
     style.color = color_wanted(color, platform::is_terminal(platform::Stream::out),
                                {.no_color = c_str(no_color),
                                 .term = c_str(term),

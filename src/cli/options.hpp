@@ -49,6 +49,9 @@ struct Output {
     Redaction redaction{};
     std::string file{};                        ///< --output: "" for none
     FileFormat file_format = FileFormat::json; ///< the file's, from its name
+    /// The report goes to stderr, not stdout (none with -q): `wait --
+    /// COMMAND` leaves stdout to the command it runs.
+    bool on_stderr = false;
 
     friend bool operator==(const Output&, const Output&) = default;
 };

@@ -24,20 +24,32 @@ std::string timeline_text(const WaitAddress& a) {
         parts.push_back(fmt::format("no answer after {}", format_duration(*a.unanswered_for)));
     if (parts.empty())
         parts.emplace_back("not polled");
-    return fmt::format("{}", fmt::join(parts, ", then "));
+    std::string text = fmt::format("{}", fmt::join(parts, ", then "));
+    if (a.last_answer)
+        text += fmt::format("; {} GET{}, the last: {}", a.answers, a.answers == 1 ? "" : "s",
+                            answer_text(*a.last_answer));
+    return text;
 }
 
 /// "up on 127.0.0.1 after 1.02 s", "down after 0.3 s", "not up", "did not resolve".
 std::string target_headline(const WaitReport& r, const WaitTarget& t) {
     if (t.resolve_error)
-        return "did not resolve";
+        return t.resolve_attempts > 1
+                   ? fmt::format("did not resolve ({} tries)", t.resolve_attempts)
+                   : "did not resolve";
     if (!t.done_at)
         return r.goal == WaitGoal::down ? "not down" : "not up";
     if (r.goal == WaitGoal::down)
         return fmt::format("down after {}", format_duration(*t.done_at));
     const WaitAddress* w = winning_address(t, r.goal);
-    return fmt::format("up{} after {}", w ? fmt::format(" on {}", ip_string(w->address)) : "",
-                       format_duration(*t.done_at));
+    std::string line =
+        fmt::format("up{} after {}", w ? fmt::format(" on {}", ip_string(w->address)) : "",
+                    format_duration(*t.done_at));
+    if (w != nullptr && t.http && w->last_answer)
+        line += fmt::format(" (GET {}: {})", t.http->shown, answer_text(*w->last_answer));
+    if (t.resolved_at)
+        line += fmt::format("; the name resolved after {}", format_duration(*t.resolved_at));
+    return line;
 }
 
 std::string_view severity_name(WaitSeverity s) {

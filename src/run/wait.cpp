@@ -2,6 +2,7 @@
 // listens where the wait ran out, and the conclusion (src/core/measure/wait.cpp).
 #include "loopcheck/run/wait.hpp"
 
+#include "loopcheck/core/input/redact.hpp"
 #include "loopcheck/core/listeners/queries.hpp"
 #include "loopcheck/platform/common/log.hpp"
 #include "loopcheck/platform/platform.hpp"
@@ -18,17 +19,33 @@ namespace loopcheck {
 
 namespace {
 
-void resolve(WaitReport& r) {
+/// Resolves one target's name afresh (no cached answer: a name that did
+/// not resolve is asked for again) and fills its addresses.
+void resolve_one(WaitTarget& t) {
     Resolver resolver(FamilyFilter::any);
-    for (auto& t : r.targets) {
-        auto addresses = resolver.addresses(t.target);
-        if (!addresses) {
-            t.resolve_error = addresses.error();
-            continue;
-        }
-        for (const Address& a : *addresses)
-            t.addresses.emplace_back().address = a;
+    ++t.resolve_attempts;
+    auto addresses = resolver.addresses(t.target);
+    if (!addresses) {
+        t.resolve_error = addresses.error();
+        return;
     }
+    t.resolve_error.reset();
+    t.addresses.clear();
+    for (const Address& a : *addresses)
+        t.addresses.emplace_back().address = a;
+}
+
+/// The GET a target waits for, if any: --http PATH for every target, or
+/// an http:// URL's own path. An https:// URL waits for its port only.
+void plan_http(WaitTarget& t, const WaitRequest& request) {
+    if (t.target.scheme == "https") {
+        t.tls_unchecked = true;
+        return;
+    }
+    if (!request.http_path && t.target.scheme != "http")
+        return;
+    const std::string path = request.http_path.value_or(t.target.path);
+    t.http = WaitHttp{path, redact_query(path)};
 }
 
 bool is_local(const WaitTarget& t) {
@@ -60,7 +77,8 @@ void attach_listeners(WaitReport& r) {
 
 } // namespace
 
-WaitReport run_wait(const WaitRequest& request, const LiveLineFn& live) {
+WaitReport run_wait(const WaitRequest& request, const LiveLineFn& live,
+                    const LiveLineFn& heartbeat) {
     WaitReport r;
     r.loopcheck_version = std::string(version());
     r.command_line = request.command_line;
@@ -68,21 +86,20 @@ WaitReport run_wait(const WaitRequest& request, const LiveLineFn& live) {
     r.strict = request.strict;
     r.limit = request.limit;
     r.interval = request.interval;
-    for (const auto& t : request.targets)
-        r.targets.push_back({t, {}, {}, {}, {}, {}});
-    resolve(r);
+    r.expect_status = request.expect_status;
+    for (const auto& t : request.targets) {
+        WaitTarget& wt = r.targets.emplace_back();
+        wt.target = t;
+        plan_http(wt, request);
+        resolve_one(wt);
+    }
     const SystemFacts facts = platform::system_facts();
     r.os = fmt::format("{} {}", facts.os_name, facts.os_version);
 
-    // A name that does not resolve is not waited for: exit 4 at once.
-    const bool unresolved = std::any_of(r.targets.begin(), r.targets.end(),
-                                        [](const WaitTarget& t) { return t.resolve_error; });
-    if (!unresolved) {
-        log::debug("waiting up to {} for {} target(s)", format_duration(r.limit), r.targets.size());
-        poll_until_done(r, facts, live);
-        if (r.timed_out)
-            attach_listeners(r);
-    }
+    log::debug("waiting up to {} for {} target(s)", format_duration(r.limit), r.targets.size());
+    poll_until_done(r, facts, {resolve_one, live, heartbeat, r.loopcheck_version});
+    if (r.timed_out)
+        attach_listeners(r);
     conclude_wait(r);
     return r;
 }

@@ -8,6 +8,7 @@
 #include "run/wait_poll.hpp"
 
 #include "loopcheck/core/measure/syn_policy.hpp"
+#include "loopcheck/platform/platform.hpp"
 #include "loopcheck/run/stop.hpp"
 #include "run/connect_driver.hpp"
 
@@ -40,33 +41,38 @@ constexpr Micros stale_connect{10'000};
 /// The longest single wait on the connect set: Ctrl-C and the live line
 /// are looked at this often.
 constexpr Micros max_sleep{100'000};
+/// A name that does not resolve yet is asked for again this often: a
+/// compose service's name appears when its container starts.
+constexpr Micros resolve_every{250'000};
+/// How long a GET may take to answer: Kubernetes' httpGet probe gives 1 s
+/// too (timeoutSeconds). The poll loop waits for it, so this also bounds
+/// how late the other addresses' polls run.
+constexpr Micros answer_limit{1'000'000};
+/// The least time between two GETs to one address: a health handler may
+/// ask a database, and ten a second is plenty to see it turn ready.
+constexpr Micros answer_gap{100'000};
+/// A CI log's heartbeat: often enough to show the job is alive, rarely
+/// enough that a minute's wait is a dozen lines.
+constexpr Micros heartbeat_every{5'000'000};
 
 /// One address's poller.
 struct Poller {
     std::size_t target = 0, address = 0;
     ProbeSpec spec;
+    std::string request; ///< the GET after an accept; empty: the accept is enough
     std::vector<ConnectDriver::Id> in_flight; ///< oldest first
     Micros next{0}; ///< when the next connect may start (since the wait began)
 };
 
 class Wait final : public Schedule {
 public:
-    Wait(WaitReport& r, const SystemFacts& facts, ConnectDriver& driver, const LiveLineFn& live)
-        : r_(r), driver_(driver), live_(live) {
+    Wait(WaitReport& r, const SystemFacts& facts, ConnectDriver& driver, const WaitHooks& hooks)
+        : r_(r), facts_(facts), driver_(driver), hooks_(hooks) {
         for (std::size_t t = 0; t < r.targets.size(); ++t)
-            for (std::size_t a = 0; a < r.targets[t].addresses.size(); ++a) {
-                const Address& addr = r.targets[t].addresses[a].address;
-                // Windows: no SYN retries on loopback, as libuv does, so
-                // that a refused poll costs microseconds, not ~2 s.
-                const bool fast = pair_probe(facts.os, facts.windows_build, addr);
-                pollers_.push_back(
-                    {t,
-                     a,
-                     {addr, fast ? SynPolicy::no_retries : SynPolicy::system_default, 0},
-                     {},
-                     Micros{0}});
-            }
+            add_pollers(t);
         start_ = platform::monotonic_now();
+        if (hooks_.heartbeat)
+            hooks_.heartbeat(wait_start_line(r_));
     }
 
     [[nodiscard]] Micros now() const { return platform::monotonic_now() - start_; }
@@ -76,8 +82,8 @@ public:
         phase_ = Phase::polling;
         drive(driver_, *this);
         r_.waited = now();
-        if (live_)
-            live_("");
+        if (hooks_.live)
+            hooks_.live("");
     }
 
     bool over(ConnectDriver& /*driver*/, Micros /*now*/) override {
@@ -90,6 +96,7 @@ public:
             return true;
         if (stop_requested()) {
             r_.interrupted = true;
+            r_.terminated = platform::terminate_requested();
             return true;
         }
         if (t >= r_.limit) {
@@ -113,6 +120,7 @@ public:
         if (phase_ == Phase::confirming)
             return;
         expire(now(), unanswered_limit, true);
+        retry_names(now());
         mark_done();
         show_live(now());
     }
@@ -160,6 +168,56 @@ public:
     }
 
 private:
+    /// One poller per address of target `t`, in resolver order.
+    void add_pollers(std::size_t t) {
+        const WaitTarget& tr = r_.targets[t];
+        const std::string request = tr.http
+                                        ? http_get_request(tr.target.host, tr.target.port,
+                                                           tr.http->path, hooks_.loopcheck_version)
+                                        : std::string();
+        for (std::size_t a = 0; a < tr.addresses.size(); ++a) {
+            const Address& addr = tr.addresses[a].address;
+            // Windows: no SYN retries on loopback, as libuv does, so that a
+            // refused poll costs microseconds, not ~2 s.
+            const bool fast = pair_probe(facts_.os, facts_.windows_build, addr);
+            pollers_.push_back({t,
+                                a,
+                                {addr, fast ? SynPolicy::no_retries : SynPolicy::system_default, 0},
+                                request,
+                                {},
+                                Micros{0}});
+        }
+    }
+
+    /// Asks again for each name that has not resolved, every resolve_every.
+    void retry_names(Micros t) {
+        if (t < next_resolve_)
+            return;
+        next_resolve_ = t + resolve_every;
+        for (std::size_t i = 0; i < r_.targets.size(); ++i) {
+            WaitTarget& tr = r_.targets[i];
+            if (!tr.resolve_error || stop_requested())
+                continue;
+            hooks_.resolve(tr);
+            if (tr.resolve_error)
+                continue;
+            tr.resolved_at = now();
+            add_pollers(i);
+        }
+    }
+
+    /// The GET after an accepted poll of an HTTP target: the address is up
+    /// when it answers an expected status; else the next GET waits
+    /// answer_gap.
+    void ask(Poller& p, WaitAddress& a) {
+        const Micros left = r_.limit - now();
+        const Micros limit = std::clamp(left, Micros{1'000}, answer_limit);
+        const HttpExchange x = platform::http_exchange(a.address, p.request, limit);
+        record_answer(a, read_answer(x), r_.expect_status);
+        if (!a.reached)
+            p.next = std::max(p.next, now() + answer_gap);
+    }
+
     bool all_done() const {
         return std::all_of(r_.targets.begin(), r_.targets.end(),
                            [](const WaitTarget& t) { return t.done_at.has_value(); });
@@ -213,14 +271,20 @@ private:
         std::erase(p.in_flight, c.id);
         const Micros t = now();
         auto& a = r_.targets[p.target].addresses[p.address];
-        record_poll(a, r_.goal, c.sample.outcome, t);
+        const bool needs_answer = !p.request.empty();
+        record_poll(a, r_.goal, c.sample.outcome, t, needs_answer);
+        // Only while polling: the confirm phase asks whether an earlier
+        // address accepts at all (what an in-order client pays), not
+        // whether it answers.
+        if (needs_answer && c.sample.outcome == Outcome::accepted && phase_ == Phase::polling)
+            ask(p, a);
         if (a.reached) {
             // The goal is met here: connects started beside this one would
             // only repeat it (or, started before a listener came up, say
             // what was true then). They are closed unreported: a reached
             // address notes no "no answer after".
             expire_one(p, t, Micros{0}, false);
-        } else {
+        } else if (!a.last_answer || c.sample.outcome != Outcome::accepted) {
             p.next = std::min(p.next, t + r_.interval);
         }
     }
@@ -278,12 +342,18 @@ private:
                 tr.done_at = t;
     }
 
-    /// The live line, at most every max_sleep.
+    /// The live line, at most every max_sleep; the CI log's heartbeat
+    /// every heartbeat_every.
     void show_live(Micros elapsed) {
-        if (!live_ || elapsed < last_live_ + max_sleep)
+        if (hooks_.heartbeat && elapsed >= last_heartbeat_ + heartbeat_every) {
+            last_heartbeat_ = elapsed;
+            if (auto line = wait_heartbeat_line(r_, elapsed); !line.empty())
+                hooks_.heartbeat(line);
+        }
+        if (!hooks_.live || elapsed < last_live_ + max_sleep)
             return;
         last_live_ = elapsed;
-        live_(wait_status_line(r_, elapsed));
+        hooks_.live(wait_status_line(r_, elapsed));
     }
 
     bool any_confirming_in_flight() const {
@@ -294,24 +364,26 @@ private:
     enum class Phase : std::uint8_t { polling, confirming };
 
     WaitReport& r_;
+    const SystemFacts& facts_;
     /// The driver drive() is given: the wait keeps it, because its second
     /// phase (confirm_order) and end_pending act on the same connects.
     ConnectDriver& driver_;
-    const LiveLineFn& live_;
+    const WaitHooks& hooks_;
     std::vector<Poller> pollers_;
     std::map<ConnectDriver::Id, std::size_t> by_id_;
     std::vector<std::size_t> confirming_;
     Micros start_{0};
     Phase phase_ = Phase::polling;
     Micros won_{0}, until_{0}; ///< the confirm phase's start (monotonic) and end
-    Micros last_live_{0};
+    Micros last_live_{0}, last_heartbeat_{0};
+    Micros next_resolve_{resolve_every};
 };
 
 } // namespace
 
-void poll_until_done(WaitReport& r, const SystemFacts& facts, const LiveLineFn& live) {
+void poll_until_done(WaitReport& r, const SystemFacts& facts, const WaitHooks& hooks) {
     ConnectDriver driver;
-    Wait wait(r, facts, driver, live);
+    Wait wait(r, facts, driver, hooks);
     wait.run();
     wait.confirm_order();
     wait.end_pending();

@@ -43,7 +43,7 @@ TEST_CASE("every command's help fits 80 columns and ends with man loopcheck", "[
     for (const CommandEntry* c : subcommands()) {
         CLI::App* sub = app.add_subcommand(std::string(c->name), std::string(c->summary));
         sub->footer(std::string(c->footer));
-        (void)c->declare(*sub);
+        (void)c->declare(*sub, {});
         subs.push_back(sub);
     }
     const std::string main_help = app.help();

@@ -26,8 +26,8 @@ Address v6(std::uint16_t port) {
 WaitTarget localhost(std::uint16_t port) {
     WaitTarget t;
     t.target = *parse_target("localhost:" + std::to_string(port));
-    t.addresses.push_back({v6(port), {}, {}, false, {}});
-    t.addresses.push_back({v4(port), {}, {}, false, {}});
+    t.addresses.push_back({v6(port), {}, {}, false, {}, 0, {}});
+    t.addresses.push_back({v4(port), {}, {}, false, {}, 0, {}});
     return t;
 }
 
@@ -49,7 +49,7 @@ bool has_text(const WaitReport& r, const std::string& needle) {
 } // namespace
 
 TEST_CASE("wait: polls are run-length encoded and the first accept is kept", "[wait]") {
-    WaitAddress a{v4(80), {}, {}, false, {}};
+    WaitAddress a{v4(80), {}, {}, false, {}, 0, {}};
     record_poll(a, WaitGoal::any_address, Outcome::refused, ms(1));
     record_poll(a, WaitGoal::any_address, Outcome::refused, ms(26));
     record_poll(a, WaitGoal::any_address, Outcome::refused, ms(51));
@@ -194,7 +194,7 @@ TEST_CASE("wait: a wait that ran out says why", "[wait]") {
     SECTION("it listens on the other family") {
         WaitTarget t;
         t.target = *parse_target("127.0.0.1:3000");
-        t.addresses.push_back({v4(3000), {}, {}, false, {}});
+        t.addresses.push_back({v4(3000), {}, {}, false, {}, 0, {}});
         record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
         Listener node;
         node.bound = v6(3000);
@@ -254,4 +254,93 @@ TEST_CASE("wait: the live line names each address's state", "[wait]") {
     auto r = report_of(t);
     CHECK(wait_status_line(r, ms(3200)) ==
           "waiting for localhost:8000: ::1 refused, 127.0.0.1 refused - 3.2 s");
+}
+
+TEST_CASE("wait: an HTTP target is up on an expected answer, not on an accept", "[wait][http]") {
+    auto t = localhost(8000);
+    t.http = WaitHttp{"/health?token=x", "/health?token=***"};
+    const auto expect = default_expected_statuses();
+    auto& v4a = t.addresses[1];
+    record_poll(t.addresses[0], WaitGoal::any_address, Outcome::refused, ms(1));
+    record_poll(v4a, WaitGoal::any_address, Outcome::accepted, ms(1), true);
+    CHECK_FALSE(v4a.reached); // an accept alone is not enough
+    CHECK(v4a.first_accept == ms(1));
+    record_answer(v4a, read_answer({ExchangeEnd::head, "HTTP/1.1 503 Service Unavailable\r\n\r\n"}),
+                  expect);
+    CHECK_FALSE(v4a.reached);
+    CHECK_FALSE(target_done(t, WaitGoal::any_address));
+
+    SECTION("the wait that runs out names the last answer and what was expected") {
+        auto r = report_of(t);
+        r.timed_out = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::server_down);
+        CHECK(has_text(r, "127.0.0.1 answered 503 Service Unavailable; GET /health?token=*** "
+                          "expects 200-399"));
+        CHECK(wait_heartbeat_line(r, ms(12'400)) ==
+              "waiting for localhost:8000 (12 s of 1 s): ::1 refused, 127.0.0.1 answered 503 "
+              "Service Unavailable");
+    }
+    SECTION("a 200 makes it up, and the winner is that address") {
+        record_answer(v4a, read_answer({ExchangeEnd::closed, "HTTP/1.0 200 OK\r\n"}), expect);
+        CHECK(v4a.reached);
+        CHECK(v4a.answers == 2);
+        CHECK(target_done(t, WaitGoal::any_address));
+        CHECK(winning_address(t, WaitGoal::any_address) == &v4a);
+    }
+    SECTION("an address that accepted but answered wrong is not a refusal before the winner") {
+        // Both accept; only 127.0.0.1 answers 200: no in-order client pays a
+        // refusal on ::1, so no fallback-penalty.
+        record_poll(t.addresses[0], WaitGoal::any_address, Outcome::accepted, ms(2), true);
+        record_answer(t.addresses[0],
+                      read_answer({ExchangeEnd::head, "HTTP/1.1 404 Not Found\r\n"}), expect);
+        record_answer(v4a, read_answer({ExchangeEnd::head, "HTTP/1.1 204 No Content\r\n"}), expect);
+        CHECK(refusing_before_winner(t, WaitGoal::any_address).empty());
+    }
+}
+
+TEST_CASE("wait: a name that resolves late, or never", "[wait]") {
+    auto t = localhost(5432);
+    auto r = report_of(t);
+    r.targets[0].resolve_error = Error{ErrorKind::system, "no such host"};
+    r.targets[0].resolve_attempts = 40;
+    r.targets[0].addresses.clear();
+    r.waited = ms(10'000);
+    CHECK(wait_heartbeat_line(r, ms(5'000)) ==
+          "waiting for localhost:5432 (5 s of 1 s): the name does not resolve yet");
+    r.timed_out = true;
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::unresolved);
+    CHECK(has_text(r, "did not resolve in 10.00 s (40 tries): no such host"));
+    SECTION("SIGTERM instead: 143, no verdict on the name") {
+        r.interrupted = true;
+        r.terminated = true;
+        conclude_wait(r);
+        CHECK(r.exit_code == exit_code::terminated);
+        CHECK(r.findings.empty());
+    }
+}
+
+TEST_CASE("wait: the CI log's start line names limits, paths and statuses", "[wait]") {
+    auto t = localhost(8000);
+    t.http = WaitHttp{"/h", "/h"};
+    auto r = report_of(t);
+    r.limit = ms(60'000);
+    r.expect_status = {{200, 200}, {204, 204}};
+    CHECK(wait_start_line(r) == "loopcheck wait: up to 60 s for localhost:8000 (GET /h, 200,204)");
+    r.limit = ms(1'500);
+    r.targets[0].http.reset();
+    r.goal = WaitGoal::down;
+    CHECK(wait_start_line(r) == "loopcheck wait: up to 1.50 s for localhost:8000 to go down");
+}
+
+TEST_CASE("wait: an https target waits for its port and says so", "[wait]") {
+    auto t = localhost(8443);
+    t.tls_unchecked = true;
+    record_poll(t.addresses[1], WaitGoal::any_address, Outcome::accepted, ms(1));
+    auto r = report_of(t);
+    conclude_wait(r);
+    CHECK(r.exit_code == exit_code::healthy);
+    REQUIRE_FALSE(r.findings.empty());
+    CHECK(r.findings.front().id == "tls-not-checked");
 }

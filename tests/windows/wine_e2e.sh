@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# loopcheck.exe end to end under Wine: closed port, listener, the zip's copy, self-check, staircase,
-# a scan under a non-ASCII path.
+# loopcheck.exe end to end under Wine: closed port, listener, wait's HTTP readiness and
+# `-- COMMAND`, the zip's copy, self-check, staircase, a scan under a non-ASCII path.
 #
 # usage: wine_e2e.sh EXE ZIP_DIR
 #   EXE      the cross-built loopcheck.exe (build/windows-cross/loopcheck.exe)
@@ -102,6 +102,35 @@ wine_exe 120 "$exe" "127.0.0.1:$open_port"
 cat "$work/out" "$work/err"
 [ "$rc" = 0 ] || fail "listener: exit $rc, expected 0"
 grep -q "^OK: 127.0.0.1:$open_port" "$work/out" || fail "listener: no OK verdict"
+
+step "loopcheck.exe wait: an HTTP answer, then the command after --"
+# win32/http_exchange.cpp (the GET on select()) and win32/process.cpp (the
+# command as a child, its exit status loopcheck's) on Wine's Winsock.
+timeout 120 python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(503 if self.path == "/starting" else 200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+print(s.server_address[1], flush=True)
+s.serve_forever()
+' >"$work/http_port" &
+http_pid=$!
+for _ in $(seq 50); do [ -s "$work/http_port" ] && break; sleep 0.1; done
+read -r http_port <"$work/http_port" || fail "the HTTP helper did not start"
+wine_exe 120 "$exe" wait -t 20s "http://127.0.0.1:$http_port/health" -- cmd /c exit 7
+cat "$work/out" "$work/err"
+[ "$rc" = 7 ] || fail "wait -- cmd /c exit 7: exit $rc, expected the command's 7"
+grep -q "GET /health: 200 OK" "$work/err" || fail "wait: the report (on stderr) names no 200"
+wine_exe 120 "$exe" wait -t 2s "http://127.0.0.1:$http_port/starting" -- cmd /c exit 7
+cat "$work/out" "$work/err"
+[ "$rc" = 3 ] || fail "wait on a 503: exit $rc, expected 3 (and the command not run)"
+grep -q "answered 503" "$work/err" || fail "wait on a 503: the last answer is not named"
+kill "$http_pid" 2>/dev/null || true
 
 step "the .zip package, and the loopcheck.exe inside it"
 for f in loopcheck.exe README.md LICENSE; do

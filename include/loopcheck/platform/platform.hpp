@@ -11,6 +11,7 @@
 #include "loopcheck/core/input/duration.hpp"
 #include "loopcheck/core/input/machine.hpp"
 #include "loopcheck/core/listeners/listener.hpp"
+#include "loopcheck/core/measure/http_answer.hpp"
 #include "loopcheck/core/measure/sample.hpp"
 #include "loopcheck/core/result.hpp"
 #include "loopcheck/core/text/untrusted.hpp"
@@ -21,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -205,6 +207,28 @@ Result<Address> local_address(const Socket& socket);
 /// and returns the peer's address; nullopt when the wait ran out.
 Result<std::optional<Address>> accept_and_close(const Socket& listener, Micros wait);
 
+/// One GET of wait's HTTP readiness: connects to `address`, sends
+/// `request`, reads the answer until its head's blank line, the server's
+/// close, max_answer_head bytes or `limit` (one deadline for every step),
+/// and closes. Blocks, at most `limit`; a signal ends it early (as
+/// ExchangeEnd::timed_out: the caller's loop sees the stop).
+HttpExchange http_exchange(const Address& address, std::string_view request, Micros limit);
+
+/// How the command `wait -- COMMAND` runs ended, when it did not replace
+/// loopcheck: its exit status (127 not found, 126 not runnable, as a shell
+/// says them) and why, when it could not start.
+struct CommandEnd {
+    int status = 0;
+    std::string error; ///< empty when the command ran
+};
+
+/// Runs `argv` (PATH searched) as this process. POSIX: execvp, so the
+/// command takes loopcheck's pid, signals and exit status, as an exec-form
+/// ENTRYPOINT needs; returns only when it could not start. Windows has no
+/// exec: the command runs as a child on this console, waited for without
+/// limit (it is the user's program), and its exit status is returned.
+CommandEnd run_in_place(const std::vector<std::string>& argv);
+
 /// Lists listening TCP sockets on `port` (every port when nullopt), with
 /// their owners where this user may see them. Needs no privileges: what
 /// cannot be seen is counted and explained. An Error only when the OS
@@ -231,6 +255,11 @@ Os build_os() noexcept;
 /// `on_interrupt` must be safe in a signal handler (an atomic store).
 /// Then it wakes the wait in progress (interrupt_waits()).
 void install_interrupt_handler(void (*on_interrupt)()) noexcept;
+
+/// Whether the stop came from SIGTERM (Windows: the console closing, a
+/// log-off or a shutdown) rather than Ctrl-C: exit 143, not 130, as a
+/// shell reports a process SIGTERM ended.
+bool terminate_requested() noexcept;
 
 /// Ends the ConnectSet::wait() in progress now, or the next one when none
 /// is in progress, from any thread; the wait returns what finished so far

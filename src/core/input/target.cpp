@@ -201,6 +201,24 @@ std::optional<Error> Parser::parse_host_port(std::string_view hp, std::size_t of
     return std::nullopt;
 }
 
+/// The path and query after a URL's authority, as an HTTP request names
+/// them ("/health?x=1"): "/" when there is none; the fragment never leaves
+/// the client.
+std::string request_path(std::string_view after_scheme) {
+    const std::size_t end = after_scheme.find_first_of("/?#");
+    if (end == std::string_view::npos)
+        return "/";
+    std::string_view path = after_scheme.substr(end);
+    path = path.substr(0, path.find('#'));
+    if (path.empty())
+        return "/";
+    std::string out;
+    if (path.front() != '/')
+        out += '/'; // "host:80?x=1": the query of the root
+    out.append(path);
+    return out;
+}
+
 Result<Target> Parser::run() {
     Target t;
     t.input = std::string(input_);
@@ -240,7 +258,9 @@ Result<Target> Parser::run() {
             t.scheme += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         offset = sep + 3;
         rest = rest.substr(offset);
-        // The authority ends at the path, query or fragment; what follows is ignored.
+        // The authority ends at the path, query or fragment; what follows is
+        // kept for wait's GET only.
+        t.path = request_path(rest);
         rest = rest.substr(0, rest.find_first_of("/?#"));
         // Userinfo ("user:pass@") is ignored; the last '@' ends it.
         if (auto at = rest.rfind('@'); at != std::string_view::npos) {
@@ -253,6 +273,7 @@ Result<Target> Parser::run() {
         // "localhost:18434/v1", a URL without its scheme (as copied from a
         // config value or a log line): the path, query or fragment is kept
         // in `input`, so a fix rewrites only the host, and is ignored here.
+        t.path = request_path(rest);
         rest = rest.substr(0, rest.find_first_of("/?#"));
     }
     if (auto err = parse_host_port(rest, offset, t))
@@ -266,8 +287,8 @@ Result<Target> Parser::run() {
         return t;
     const std::string_view whole = t.input;
     std::string head = redact_userinfo(whole.substr(0, t.host_pos), &t.userinfo_redacted);
-    const std::string tail = redact_query(
-        redact_userinfo(whole.substr(t.host_pos), &t.userinfo_redacted), &t.redacted);
+    const std::string tail =
+        redact_query(redact_userinfo(whole.substr(t.host_pos), &t.userinfo_redacted), &t.redacted);
     t.redacted.userinfo = t.userinfo_redacted;
     t.host_pos = head.size();
     t.input = std::move(head) + tail;

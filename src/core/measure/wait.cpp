@@ -19,13 +19,28 @@ bool wanted(WaitGoal goal, Outcome o) noexcept {
                                   : o == Outcome::accepted;
 }
 
-/// "refused", "no answer after 100 ms", "not polled yet".
+/// "refused", "no answer after 100 ms", "not polled yet", "answered 503
+/// Service Unavailable", "accepted, then reset before a status line".
 std::string last_state(const WaitAddress& a) {
     if (a.unanswered_for)
         return fmt::format("no answer after {}", format_duration(*a.unanswered_for));
     if (a.timeline.empty())
         return "not polled yet";
+    if (a.last_answer && a.timeline.back().outcome == Outcome::accepted)
+        return a.last_answer->status ? "answered " + answer_text(*a.last_answer)
+                                     : "accepted, then " + answer_text(*a.last_answer);
     return std::string(outcome_name(a.timeline.back().outcome));
+}
+
+/// " (expecting 200-399)" when any address answered a GET: the statuses
+/// the answers were held against.
+std::string expectation(const WaitTarget& t, const std::vector<StatusRange>& expect) {
+    const bool answered =
+        std::any_of(t.addresses.begin(), t.addresses.end(),
+                    [](const WaitAddress& a) { return a.last_answer.has_value(); });
+    return answered && t.http
+               ? fmt::format("; GET {} expects {}", t.http->shown, status_ranges_text(expect))
+               : std::string();
 }
 
 std::string joined_endpoints(const std::vector<const WaitAddress*>& as) {
@@ -36,7 +51,7 @@ std::string joined_endpoints(const std::vector<const WaitAddress*>& as) {
 }
 
 /// Why a target that should have come up did not, in one sentence.
-std::string why_not_up(const WaitTarget& t, Micros limit) {
+std::string why_not_up(const WaitTarget& t, Micros limit, const std::vector<StatusRange>& expect) {
     std::vector<const WaitAddress*> missing;
     for (const auto& a : t.addresses)
         if (!a.reached)
@@ -44,8 +59,8 @@ std::string why_not_up(const WaitTarget& t, Micros limit) {
     std::vector<std::string> states;
     for (const auto* a : missing)
         states.push_back(fmt::format("{} {}", ip_string(a->address), last_state(*a)));
-    std::string text =
-        fmt::format("not up after {} ({})", format_duration(limit), fmt::join(states, ", "));
+    std::string text = fmt::format("not up after {} ({}{})", format_duration(limit),
+                                   fmt::join(states, ", "), expectation(t, expect));
     const bool all_silent = std::all_of(missing.begin(), missing.end(), [](const auto* a) {
         return a->unanswered_for ||
                (!a->timeline.empty() && a->timeline.back().outcome == Outcome::timeout);
@@ -104,7 +119,7 @@ std::string_view wait_goal_name(WaitGoal g) noexcept {
     return "any-address";
 }
 
-void record_poll(WaitAddress& a, WaitGoal goal, Outcome outcome, Micros at) {
+void record_poll(WaitAddress& a, WaitGoal goal, Outcome outcome, Micros at, bool needs_answer) {
     a.unanswered_for.reset();
     if (!a.timeline.empty() && a.timeline.back().outcome == outcome) {
         a.timeline.back().to = at;
@@ -114,8 +129,20 @@ void record_poll(WaitAddress& a, WaitGoal goal, Outcome outcome, Micros at) {
     }
     if (outcome == Outcome::accepted && !a.first_accept)
         a.first_accept = at;
-    if (wanted(goal, outcome))
+    if (wanted(goal, outcome) && !(needs_answer && outcome == Outcome::accepted))
         a.reached = true;
+}
+
+void record_answer(WaitAddress& a, HttpAnswer answer, const std::vector<StatusRange>& expect) {
+    ++a.answers;
+    if (answer.status && status_expected(expect, *answer.status))
+        a.reached = true;
+    a.last_answer = std::move(answer);
+}
+
+bool waits_for_http(const WaitReport& r) {
+    return std::any_of(r.targets.begin(), r.targets.end(),
+                       [](const WaitTarget& t) { return t.http.has_value(); });
 }
 
 bool target_done(const WaitTarget& t, WaitGoal goal) {
@@ -130,8 +157,10 @@ bool target_done(const WaitTarget& t, WaitGoal goal) {
 const WaitAddress* winning_address(const WaitTarget& t, WaitGoal goal) {
     if (goal == WaitGoal::down)
         return nullptr;
+    // Reached, not first_accept: for HTTP readiness the winner is the
+    // first address whose GET answered as expected.
     for (const auto& a : t.addresses)
-        if (a.first_accept)
+        if (a.reached)
             return &a;
     return nullptr;
 }
@@ -144,7 +173,10 @@ std::vector<const WaitAddress*> refusing_before_winner(const WaitTarget& t, Wait
     for (const auto& a : t.addresses) {
         if (&a == winner)
             break;
-        out.push_back(&a); // before the winner and never accepted
+        // An address that accepted (for HTTP readiness: but did not answer
+        // as expected) costs an in-order client no refusal.
+        if (!a.first_accept)
+            out.push_back(&a);
     }
     return out;
 }
@@ -188,11 +220,21 @@ void conclude_wait(WaitReport& r) {
     int code = exit_code::healthy;
     for (const auto& t : r.targets) {
         const std::string& name = t.target.input;
+        if (t.tls_unchecked)
+            r.findings.push_back(
+                {name, "tls-not-checked", WaitSeverity::warning,
+                 "TLS is not checked: waiting for the port only (loopcheck sends no GET over "
+                 "TLS; give the server's http:// URL, or --http PATH, to wait for an answer)"});
         if (t.resolve_error) {
+            if (r.interrupted)
+                continue; // no verdict on what was cut short
             r.findings.push_back(
                 {name, "unresolved", WaitSeverity::error,
-                 fmt::format("the name did not resolve: {}; nothing was waited for",
-                             t.resolve_error->message)});
+                 t.resolve_attempts > 1
+                     ? fmt::format("the name did not resolve in {} ({} tries): {}",
+                                   format_duration(r.waited), t.resolve_attempts,
+                                   t.resolve_error->message)
+                     : fmt::format("the name did not resolve: {}", t.resolve_error->message)});
             code = exit_code::combine(code, exit_code::unresolved);
             continue;
         }
@@ -225,38 +267,94 @@ void conclude_wait(WaitReport& r) {
         }
         if (!r.timed_out)
             continue; // interrupted: no verdict on what was cut short
-        r.findings.push_back(
-            {name, "wait-timed-out", WaitSeverity::error,
-             r.goal == WaitGoal::down ? why_not_down(t, r.limit) : why_not_up(t, r.limit)});
+        r.findings.push_back({name, "wait-timed-out", WaitSeverity::error,
+                              r.goal == WaitGoal::down ? why_not_down(t, r.limit)
+                                                       : why_not_up(t, r.limit, r.expect_status)});
         code = exit_code::combine(code, exit_code::server_down);
     }
-    r.exit_code = r.interrupted ? exit_code::interrupted : code;
+    r.exit_code = !r.interrupted ? code
+                  : r.terminated ? exit_code::terminated
+                                 : exit_code::interrupted;
 }
 
-std::string wait_status_line(const WaitReport& r, Micros elapsed) {
-    std::size_t pending = 0;
+namespace {
+
+/// The first target not yet done, what each of its addresses last did,
+/// and how many targets are pending in all.
+struct Pending {
     const WaitTarget* first = nullptr;
+    std::string states;
+    std::size_t count = 0;
+};
+
+Pending pending_targets(const WaitReport& r) {
+    Pending p;
     for (const auto& t : r.targets) {
-        if (t.resolve_error || target_done(t, r.goal))
+        if (target_done(t, r.goal) && !t.resolve_error)
             continue;
-        ++pending;
-        if (first == nullptr)
-            first = &t;
+        ++p.count;
+        if (p.first == nullptr)
+            p.first = &t;
     }
-    const auto seconds = static_cast<double>(elapsed.count()) / 1e6;
-    if (first == nullptr)
-        return fmt::format("{}: done - {:.1f} s", r.goal == WaitGoal::down ? "down" : "up",
-                           seconds);
+    if (p.first == nullptr)
+        return p;
+    if (p.first->resolve_error) {
+        p.states = "the name does not resolve yet";
+        return p;
+    }
     std::vector<std::string> states;
-    for (const auto& a : first->addresses)
+    for (const auto& a : p.first->addresses)
         states.push_back(fmt::format(
             "{} {}", ip_string(a.address),
             a.timeline.empty() && !a.unanswered_for ? std::string("pending") : last_state(a)));
-    std::string line = fmt::format("waiting for {}{}: {} - {:.1f} s", first->target.input,
-                                   r.goal == WaitGoal::down ? " to go down" : "",
-                                   fmt::join(states, ", "), seconds);
-    if (pending > 1)
-        line += fmt::format(" (+{} more)", pending - 1);
+    p.states = fmt::format("{}", fmt::join(states, ", "));
+    return p;
+}
+
+} // namespace
+
+std::string wait_status_line(const WaitReport& r, Micros elapsed) {
+    const auto seconds = static_cast<double>(elapsed.count()) / 1e6;
+    const Pending p = pending_targets(r);
+    if (p.first == nullptr)
+        return fmt::format("{}: done - {:.1f} s", r.goal == WaitGoal::down ? "down" : "up",
+                           seconds);
+    std::string line =
+        fmt::format("waiting for {}{}: {} - {:.1f} s", p.first->target.input,
+                    r.goal == WaitGoal::down ? " to go down" : "", p.states, seconds);
+    if (p.count > 1)
+        line += fmt::format(" (+{} more)", p.count - 1);
+    return line;
+}
+
+std::string wait_start_line(const WaitReport& r) {
+    std::vector<std::string> targets;
+    for (const auto& t : r.targets) {
+        std::string one = t.target.input;
+        if (t.http)
+            one += fmt::format(" (GET {}, {})", t.http->shown, status_ranges_text(r.expect_status));
+        targets.push_back(std::move(one));
+    }
+    // "up to 60 s", as the heartbeat's "(12 s of 60 s)" reads it.
+    const std::string limit = r.limit.count() % 1'000'000 == 0
+                                  ? fmt::format("{} s", r.limit.count() / 1'000'000)
+                                  : format_duration(r.limit);
+    return fmt::format("loopcheck wait: up to {} for {}{}", limit, fmt::join(targets, ", "),
+                       r.goal == WaitGoal::down ? " to go down" : "");
+}
+
+std::string wait_heartbeat_line(const WaitReport& r, Micros elapsed) {
+    const Pending p = pending_targets(r);
+    if (p.first == nullptr)
+        return {};
+    // Whole seconds: a CI log is read after the fact, a line every few
+    // seconds, and "12 s of 60 s" is what a reader compares.
+    std::string line =
+        fmt::format("waiting for {}{} ({} s of {} s): {}", p.first->target.input,
+                    r.goal == WaitGoal::down ? " to go down" : "", elapsed.count() / 1'000'000,
+                    (r.limit.count() + 999'999) / 1'000'000, p.states);
+    if (p.count > 1)
+        line += fmt::format(" (+{} more)", p.count - 1);
     return line;
 }
 

@@ -96,13 +96,16 @@ namespace {
 
 void (*g_on_interrupt)() = nullptr;
 std::atomic<int> g_interrupts{0}; // lock-free, so safe in a handler
+std::atomic<bool> g_terminated{false};
 
-extern "C" void handle_interrupt(int) {
+extern "C" void handle_interrupt(int signal) {
+    if (signal == SIGTERM)
+        g_terminated.store(true);
     // The first signal asks the waits to end so the report can be printed.
     // A second one is tolerated: coreutils' timeout, for one, signals the
     // child and then its whole process group. A third ends the process now.
     if (++g_interrupts >= 3)
-        ::_exit(130);
+        ::_exit(g_terminated.load() ? 143 : 130);
     if (g_on_interrupt != nullptr)
         g_on_interrupt();
 }
@@ -117,6 +120,10 @@ void install_interrupt_handler(void (*on_interrupt)()) noexcept {
     sa.sa_flags = 0; // no SA_RESTART: poll() must return EINTR so the wait ends now
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool terminate_requested() noexcept {
+    return g_terminated.load();
 }
 
 // The signal that calls the handler interrupts poll() with EINTR (no

@@ -337,6 +337,8 @@ namespace {
 
 void (*g_on_interrupt)() = nullptr;
 std::atomic<int> g_interrupts{0};
+/// The console closed: the stop is a termination (exit 143), not a Ctrl-C.
+std::atomic<bool> g_terminated{false};
 /// The console output code page Utf8Console found; 0 when it changed none.
 std::atomic<UINT> g_saved_output_cp{0};
 
@@ -358,6 +360,7 @@ constexpr DWORD close_grace_ms = 4000;
 /// with it; if it is not done in close_grace_ms, FALSE lets the default
 /// handler end the process.
 BOOL on_console_close() {
+    g_terminated.store(true);
     if (g_on_interrupt != nullptr)
         g_on_interrupt();
     interrupt_waits();
@@ -408,6 +411,10 @@ Utf8Console::~Utf8Console() {
 void install_interrupt_handler(void (*on_interrupt)()) noexcept {
     g_on_interrupt = on_interrupt;
     ::SetConsoleCtrlHandler(on_console_event, TRUE);
+}
+
+bool terminate_requested() noexcept {
+    return g_terminated.load();
 }
 
 int terminal_width() noexcept {

@@ -66,4 +66,30 @@ std::optional<unsigned> processes_on_console() noexcept {
     return static_cast<unsigned>(n);
 }
 
+CommandEnd run_in_place(const std::vector<std::string>& argv) {
+    if (argv.empty())
+        return {127, "no command"};
+    // No exec on Windows: a child on this console with our standard
+    // handles, its exit status ours. CreateProcess searches as cmd.exe
+    // does for an .exe; a .cmd or .bat (npm, npx) needs `cmd /c NAME`.
+    std::wstring command;
+    for (const auto& a : argv)
+        command += (command.empty() ? L"" : L" ") + win32::quote_arg(win32::widen(a));
+    STARTUPINFOW si{};
+    si.cb = sizeof si;
+    PROCESS_INFORMATION pi{};
+    if (!::CreateProcessW(nullptr, command.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si,
+                          &pi)) {
+        const DWORD err = ::GetLastError();
+        const bool missing = err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND;
+        return {missing ? 127 : 126, win32::wsa_message(static_cast<int>(err))};
+    }
+    ::CloseHandle(pi.hThread);
+    ::WaitForSingleObject(pi.hProcess, INFINITE);
+    DWORD code = 1;
+    ::GetExitCodeProcess(pi.hProcess, &code);
+    ::CloseHandle(pi.hProcess);
+    return {static_cast<int>(code), {}};
+}
+
 } // namespace loopcheck::platform

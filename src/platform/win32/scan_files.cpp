@@ -6,6 +6,7 @@
 #include "loopcheck/platform/common/scan_files.hpp"
 
 #include "platform/common/utf8_path.hpp"
+#include "platform/win32/socket_helpers.hpp"
 #include "platform/win32/winsock.hpp"
 
 #include <cstdint>
@@ -18,43 +19,10 @@
 namespace loopcheck::platform {
 
 namespace fs = std::filesystem;
+using win32::quote_arg;
+using win32::widen;
 
 namespace {
-
-std::wstring widen(const std::string& s) {
-    if (s.empty())
-        return {};
-    const int n =
-        ::MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
-    std::wstring out(static_cast<std::size_t>(n), L'\0');
-    ::MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), out.data(), n);
-    return out;
-}
-
-/// One argument as the C runtime's command-line parser reads it back
-/// (backslashes doubled before a quote, the whole quoted when needed).
-std::wstring quote_arg(const std::wstring& a) {
-    if (!a.empty() && a.find_first_of(L" \t\n\v\"") == std::wstring::npos)
-        return a;
-    std::wstring out = L"\"";
-    for (std::size_t i = 0;; ++i) {
-        std::size_t backslashes = 0;
-        while (i < a.size() && a[i] == L'\\') {
-            ++i;
-            ++backslashes;
-        }
-        if (i == a.size()) {
-            out.append(backslashes * 2, L'\\');
-            break;
-        }
-        if (a[i] == L'"')
-            out.append(backslashes * 2 + 1, L'\\');
-        else
-            out.append(backslashes, L'\\');
-        out += a[i];
-    }
-    return out + L"\"";
-}
 
 /// git.exe from PATH's folders only. CreateProcess's own search would try
 /// the current folder first, and a scanned tree may hold a git.exe.

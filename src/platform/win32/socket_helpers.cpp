@@ -1,4 +1,5 @@
-// Windows: sockaddr conversion, opening a socket, WSA messages, select() timeouts.
+// Windows helpers the platform files share: sockaddr conversion, opening a
+// socket, WSA messages, select() timeouts, UTF-16 and command lines.
 #include "platform/win32/socket_helpers.hpp"
 
 #include "loopcheck/core/text/untrusted.hpp"
@@ -14,6 +15,7 @@
 #include <cwchar>
 #include <fmt/format.h>
 #include <mutex>
+#include <string>
 
 namespace loopcheck::platform::win32 {
 
@@ -148,6 +150,41 @@ void drain_wake_socket() {
 timeval to_timeval(Micros wait) {
     const auto ms = (std::max(wait, Micros{0}).count() + 999) / 1000;
     return {static_cast<long>(ms / 1000), static_cast<long>((ms % 1000) * 1000)};
+}
+
+std::wstring widen(const std::string& s) {
+    if (s.empty())
+        return {};
+    const int n =
+        ::MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
+    std::wstring out(static_cast<std::size_t>(n), L'\0');
+    ::MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), out.data(), n);
+    return out;
+}
+
+/// One argument as the C runtime's command-line parser reads it back
+/// (backslashes doubled before a quote, the whole quoted when needed).
+std::wstring quote_arg(const std::wstring& a) {
+    if (!a.empty() && a.find_first_of(L" \t\n\v\"") == std::wstring::npos)
+        return a;
+    std::wstring out = L"\"";
+    for (std::size_t i = 0;; ++i) {
+        std::size_t backslashes = 0;
+        while (i < a.size() && a[i] == L'\\') {
+            ++i;
+            ++backslashes;
+        }
+        if (i == a.size()) {
+            out.append(backslashes * 2, L'\\');
+            break;
+        }
+        if (a[i] == L'"')
+            out.append(backslashes * 2 + 1, L'\\');
+        else
+            out.append(backslashes, L'\\');
+        out += a[i];
+    }
+    return out + L"\"";
 }
 
 } // namespace loopcheck::platform::win32

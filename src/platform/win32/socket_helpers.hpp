@@ -29,6 +29,14 @@ std::string wsa_message(int code);
 /// when negative); lone surrogates become U+FFFD (core/text/utf16.hpp).
 std::string utf8(const wchar_t* text, int length = -1);
 
+/// UTF-16 from UTF-8, for the wide API.
+std::wstring widen(const std::string& s);
+
+/// One argument as the C runtime's command-line parser reads it back
+/// (backslashes doubled before a quote, the whole quoted when needed): a
+/// child's command line is made of these.
+std::wstring quote_arg(const std::wstring& a);
+
 /// A non-blocking TCP socket that child processes do not inherit;
 /// INVALID_SOCKET with WSAGetLastError() set on failure.
 SOCKET open_tcp_socket(Family family);

@@ -18,6 +18,19 @@ void json_wait_address(JsonWriter& w, const WaitAddress& a) {
     w.key("reached").value(a.reached);
     w.key("first_accept_ms").millis(a.first_accept);
     w.key("unanswered_ms").millis(a.unanswered_for);
+    w.key("answers").value(a.answers);
+    w.key("last_answer").nullable(a.last_answer, [](JsonWriter& j, const HttpAnswer& h) {
+        j.begin_object();
+        j.key("status");
+        if (h.status)
+            j.value(*h.status);
+        else
+            j.null();
+        j.key("reason").value(h.reason);
+        j.key("text").value(answer_text(h));
+        j.key("took_ms").millis(h.took);
+        j.end_object();
+    });
     w.key("timeline").array(a.timeline, [](JsonWriter& j, const WaitRun& run) {
         j.begin_object();
         j.key("outcome").value(outcome_name(run.outcome));
@@ -41,6 +54,14 @@ void json_wait_target(JsonWriter& w, const WaitTarget& t, WaitGoal goal) {
     w.key("resolve_error").nullable(t.resolve_error, [](JsonWriter& j, const Error& e) {
         j.value(e.message);
     });
+    w.key("resolve_attempts").value(t.resolve_attempts);
+    w.key("resolved_ms").millis(t.resolved_at);
+    w.key("http_path");
+    if (t.http)
+        w.value(t.http->shown);
+    else
+        w.null();
+    w.key("tls_unchecked").value(t.tls_unchecked);
     w.key("done").value(t.done_at.has_value());
     w.key("done_ms").millis(t.done_at);
     const WaitAddress* winner = winning_address(t, goal);
@@ -74,9 +95,15 @@ std::string render_json(const WaitReport& r) {
     w.key("strict").value(r.strict);
     w.key("for_ms").millis(r.limit);
     w.key("interval_ms").millis(r.interval);
+    w.key("expect_status");
+    if (waits_for_http(r))
+        w.value(status_ranges_text(r.expect_status));
+    else
+        w.null();
     w.key("waited_ms").millis(r.waited);
     w.key("timed_out").value(r.timed_out);
     w.key("interrupted").value(r.interrupted);
+    w.key("terminated").value(r.terminated);
     w.key("exit_code").value(r.exit_code);
     w.key("targets").array(
         r.targets, [&](JsonWriter& j, const WaitTarget& t) { json_wait_target(j, t, r.goal); });

@@ -14,7 +14,10 @@ inline constexpr int internal = 5;    ///< loopcheck itself failed
 inline constexpr int partial = 6;
 /// --expect refused, and an address accepted.
 inline constexpr int not_refused = 7;
-inline constexpr int interrupted = 130;
+inline constexpr int interrupted = 130; ///< Ctrl-C: 128 + SIGINT, as a shell says it
+/// SIGTERM (`wait` only, so far): 128 + SIGTERM, what an orchestrator's
+/// stop shows for a process that ends on the signal.
+inline constexpr int terminated = 143;
 
 /// Several targets give one exit code: the one that comes first in
 /// interrupted, internal, usage, unresolved, not_refused, partial, slow,

@@ -23,7 +23,11 @@ struct Target {
     std::string scheme; ///< lower case; empty when the input is not a URL
     std::string host;   ///< name or literal, without brackets
     std::uint16_t port = 0;
-    bool port_from_scheme = false;  ///< port came from http/https/ws/wss
+    bool port_from_scheme = false; ///< port came from http/https/ws/wss
+    /// The path and query as an HTTP request names them ("/health?x=1"),
+    /// exactly as typed: wait's GET needs the real query. "/" when there
+    /// is none. Never printed: reports show `input`, redacted.
+    std::string path = "/";
     std::optional<Address> literal; ///< set when host is an IP literal
     /// Where the host (with its brackets) sits in `input`, so a fix can
     /// rewrite just that part. Length 0 when the input named only a port.
