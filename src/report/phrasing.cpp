@@ -317,7 +317,8 @@ std::string words(const NoWaitClient& f) {
     return f.windows
                ? "Or use a client that does not wait out the retries: one with Happy Eyeballs "
                  "(asyncio happy_eyeballs_delay=0.25, curl, Go) or one that turns SYN retries "
-                 "off on loopback (Node.js >= 14.9, Go >= 1.21, curl >= 8.22)."
+                 "off on loopback (Node.js 12.19 to 12.22, 14.9 to 16 or >= 20, Go >= 1.21, "
+                 "curl >= 8.22; Node.js 17 to 19 try only the first address and fail)."
                : "Or use a client that does not wait for the failed address: one with Happy "
                  "Eyeballs (asyncio happy_eyeballs_delay=0.25, curl, Go) or Node.js >= 20 "
                  "(autoSelectFamily).";
@@ -340,8 +341,8 @@ std::string words(const ClosedPortTest& f) {
     return f.windows
                ? "A test that uses a closed port as \"a server that is down\" pays the slow "
                  "refusal on every call: give that connect a short timeout (0.5 s), or turn "
-                 "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js >= 14.9 or Go >= "
-                 "1.21."
+                 "SYN retries off for it (SIO_TCP_INITIAL_RTO), or use Node.js 12.19 to 12.22 "
+                 "or >= 14.9, or Go >= 1.21."
                : "A test that uses a closed port as \"a server that is down\" pays the slow "
                  "refusal on every call: give that connect a short timeout (0.5 s).";
 }
